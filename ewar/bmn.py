@@ -1,0 +1,92 @@
+"""Beggar-My-Neighbour: the engine's pay-card rules for two players, with no slapping
+and no clock, as one tight loop (long published deals run to millions of cards)."""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from dataclasses import dataclass
+
+from .cards import PAY_VALUE_BY_RANK, RANKS
+from .errors import InvalidCardError
+
+FINISHED, LOOP = "finished", "loop"
+_NUMBER_TOKENS = set(RANKS[:9]) | {"-"}
+_TOKEN = re.compile(r"10|[2-9JQKA\-]", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class BmnResult:
+    """How a Beggar-My-Neighbour deal ends: ``finished`` or ``loop``, cards played, tricks."""
+
+    status: str
+    cards: int
+    tricks: int
+
+    def to_dict(self) -> dict:
+        return {"status": self.status, "cards": self.cards, "tricks": self.tricks}
+
+
+def parse_pack(text: str) -> list[int]:
+    """A pack, top card first, as pay values (0 for a number card).
+
+    Tokens are ``2``-``10``, ``J``, ``Q``, ``K``, ``A`` or ``-`` (any number card),
+    separated by spaces or run together: ``parse_pack("K-10 A") == [3, 0, 0, 4]``.
+    """
+    if not isinstance(text, str):
+        raise InvalidCardError("a pack is a string of card tokens")
+    values = []
+    for word in text.split():
+        position = 0
+        while position < len(word):
+            match = _TOKEN.match(word, position)
+            if not match:
+                raise InvalidCardError(f"not a card token at {word[position:]!r} in {word!r}")
+            token = match.group().upper()
+            values.append(0 if token in _NUMBER_TOKENS else PAY_VALUE_BY_RANK[RANKS.index(token)])
+            position = match.end()
+    return values
+
+
+def play(pack_a: list[int], pack_b: list[int]) -> BmnResult:
+    """Play a deal to its end; A flips first.
+
+    The game ends as soon as one player holds every card: when a pile is taken and the
+    other player has no cards, or when the player due to play or pay has none (the other
+    then takes the pile as a last trick). A position (both packs, number cards alike,
+    and who leads) seen before at the start of a trick is a loop.
+
+    >>> play(parse_pack("- - J"), parse_pack("- - -"))
+    BmnResult(status='finished', cards=6, tricks=1)
+    """
+    packs = (deque(pack_a), deque(pack_b))
+    leader = cards = tricks = 0
+    seen = set()
+    while True:
+        position = (bytes(packs[0]), bytes(packs[1]), leader)
+        if position in seen:
+            return BmnResult(LOOP, cards, tricks)
+        seen.add(position)
+        pile = []
+        turn, owed, challenger = leader, 0, -1
+        while True:
+            pack = packs[turn]
+            if not pack:
+                packs[1 - turn].extend(pile)
+                return BmnResult(FINISHED, cards, tricks + 1)
+            value = pack.popleft()
+            pile.append(value)
+            cards += 1
+            if value:
+                challenger, owed, turn = turn, value, 1 - turn
+            elif challenger >= 0:
+                owed -= 1
+                if not owed:
+                    break
+            else:
+                turn = 1 - turn
+        packs[challenger].extend(pile)
+        tricks += 1
+        if not packs[1 - challenger]:
+            return BmnResult(FINISHED, cards, tricks)
+        leader = challenger

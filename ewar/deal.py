@@ -1,0 +1,67 @@
+"""Seeds and deals: the daily seed of a UTC date, and the deal a seed makes."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import re
+from dataclasses import dataclass
+
+from .cards import DECK_SIZE, card_name, full_deck
+from .errors import InvalidSeedError
+from .rng import Rng
+
+SEATS = ("south", "west", "north", "east")
+SOUTH = 0
+MAX_SEED = (1 << 53) - 1  # seeds the page handles must survive a JavaScript number
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def check_date(date: str) -> str:
+    """Return ``date`` if it is a real calendar date written YYYY-MM-DD, else raise."""
+    if not isinstance(date, str) or not _DATE.fullmatch(date):
+        raise InvalidSeedError(f"not a YYYY-MM-DD date: {date!r}")
+    try:
+        datetime.date.fromisoformat(date)
+    except ValueError as error:
+        raise InvalidSeedError(f"not a calendar date: {date!r}") from error
+    return date
+
+
+def daily_seed(date: str) -> int:
+    """The seed of the daily deal of a UTC date, the same for everyone.
+
+    >>> daily_seed("2026-11-30") == daily_seed("2026-11-30") != daily_seed("2026-12-01")
+    True
+    """
+    digest = hashlib.sha256(f"ewar-daily:{check_date(date)}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") & MAX_SEED
+
+
+def check_seed(seed: int) -> int:
+    """Return ``seed`` if it is an int (bools are refused), else raise."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise InvalidSeedError(f"a seed is an integer, not {seed!r}")
+    return seed
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Four packs (top card first) and the seat that flips first."""
+
+    packs: tuple[tuple[int, ...], ...]
+    first: int
+
+    def __str__(self) -> str:
+        packs = " / ".join(" ".join(card_name(c) for c in pack) for pack in self.packs)
+        return f"{SEATS[self.first]} first: {packs}"
+
+
+def deal(rng: Rng, seats: int = 4) -> Deal:
+    """Shuffle a deck with ``rng`` and deal it one card at a time clockwise from South."""
+    deck = full_deck()
+    rng.shuffle(deck)
+    packs = tuple(tuple(deck[i::seats]) for i in range(seats))
+    assert sum(map(len, packs)) == DECK_SIZE
+    return Deal(packs=packs, first=rng.below(seats))

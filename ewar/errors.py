@@ -1,0 +1,49 @@
+"""The engine's exceptions: one narrow ValueError subclass per kind of bad input."""
+
+
+class EwarError(ValueError):
+    """Base class of every error the engine raises for bad input."""
+
+    code = "invalid"
+
+
+class InvalidCardError(EwarError):
+    """A card or pack could not be parsed."""
+
+    code = "invalid_card"
+
+
+class InvalidSeedError(EwarError):
+    """A seed or date is not acceptable."""
+
+    code = "invalid_seed"
+
+
+class IllegalActionError(EwarError):
+    """A human action that the rules do not allow at that moment."""
+
+    code = "illegal_action"
+
+
+class NotYourTurnError(IllegalActionError):
+    """The human tried to flip when it was not their turn to flip or pay."""
+
+    code = "not_your_turn"
+
+
+class TimeBeforeClockError(IllegalActionError):
+    """An action or advance carried a time earlier than the game clock."""
+
+    code = "time_before_clock"
+
+
+class GameOverError(IllegalActionError):
+    """An action arrived after the game was over."""
+
+    code = "game_over"
+
+
+class ReplayError(EwarError):
+    """A replay record is malformed, tampered with or impossible."""
+
+    code = "invalid_replay"

@@ -1,0 +1,380 @@
+"""The real-time game: a clock in integer milliseconds, the human's timed actions and
+the computer players' scheduled flips and slaps, all settled in time order.
+
+Determinism: everything scheduled strictly before time ``t`` happens before a human
+action at ``t`` (so exact ties go to the human), and each happening draws from the
+game's own generator in a fixed order. Advancing in 1 ms steps, in big jumps or only
+at the human's actions therefore gives the same game.
+"""
+
+from __future__ import annotations
+
+import bisect
+import copy
+from dataclasses import dataclass
+
+from . import cpu
+from .cards import card_name
+from .deal import SEATS, SOUTH, check_date, check_seed, daily_seed, deal
+from .errors import (
+    GameOverError,
+    IllegalActionError,
+    InvalidSeedError,
+    NotYourTurnError,
+    TimeBeforeClockError,
+)
+from .rng import Rng
+from .scoring import Score
+from .table import Table
+
+DAILY, PRACTICE = "daily", "practice"
+MODES = (DAILY, PRACTICE)
+COLLECT_PAUSE_MS = 1000  # the pause before a won challenge's pile is taken
+TIME_LIMIT_MS = 60 * 60 * 1000  # the bound that makes every game end
+
+# Order of scheduled happenings that fall on the same millisecond.
+_SLAP, _COLLECT, _FLIP, _LIMIT = 0, 1, 2, 3
+CPU_SEATS = (1, 2, 3)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended for the human."""
+
+    won: bool
+    winner: int | None  # the seat holding every card, or the leader at the time limit
+    reason: str  # "won", "eliminated", "cpu_won" or "time_limit"
+    duration_ms: int
+    score: Score
+
+
+class Game:
+    """One game of Egyptian War against three computer players.
+
+    >>> game = Game(seed=7, speed="fast")
+    >>> game.advance_to(60_000)
+    >>> game.clock
+    60000
+    """
+
+    def __init__(
+        self,
+        seed: int,
+        *,
+        mode: str = PRACTICE,
+        speed: str = "normal",
+        lenient: bool = False,
+        date: str | None = None,
+    ) -> None:
+        if mode not in MODES:
+            raise InvalidSeedError(f"unknown mode {mode!r}; expected one of {MODES}")
+        if speed not in cpu.SPEEDS:
+            raise InvalidSeedError(f"unknown speed {speed!r}; expected one of {cpu.SPEEDS}")
+        if mode == DAILY:
+            if date is None:
+                raise InvalidSeedError("a daily game needs its UTC date")
+            if speed != "normal" or lenient:
+                raise InvalidSeedError("daily games are played at normal speed with standard rules")
+            seed = daily_seed(date)
+        elif date is not None:
+            check_date(date)
+        self.seed = check_seed(seed)
+        self.mode, self.speed, self.lenient, self.date = mode, speed, bool(lenient), date
+        self.profile = cpu.PROFILES[speed]
+        self.rng = Rng.from_seed(seed)
+        self.deal = deal(self.rng)
+        self.table = Table(self.deal.packs, self.deal.first, lenient=self.lenient)
+        self.clock = 0
+        self.outcome: Outcome | None = None
+        self.actions: list[tuple[int, str]] = []
+        self.wrong_slaps = 0
+        self.last_flip_ms = 0
+        self.fastest_slap_ms: int | None = None  # quickest valid human slap after its card
+        self.last_change_ms = 0  # when the last happening took place
+        self._queue: list[tuple[int, int, int, int]] = []  # (time, order, seat, sequence)
+        self._sequence = 0
+        self._events: list[dict] = []
+        self._schedule(TIME_LIMIT_MS, _LIMIT, -1)
+        self._settle(0, pile_changed=True)
+
+    @classmethod
+    def daily(cls, date: str) -> Game:
+        """The daily game of a UTC date (YYYY-MM-DD): normal speed, standard rules."""
+        return cls(0, mode=DAILY, date=date)
+
+    def __repr__(self) -> str:
+        return (f"Game(seed={self.seed}, mode={self.mode!r}, speed={self.speed!r}, "
+                f"lenient={self.lenient}, date={self.date!r})")
+
+    # -- reading -----------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """True once the game has ended for the human."""
+        return self.outcome is not None
+
+    def next_event_time(self) -> int | None:
+        """When the next scheduled happening takes place (it shows from that time + 1)."""
+        if self.outcome or not self._queue:
+            return None
+        return self._queue[0][0]
+
+    def take_events(self) -> list[dict]:
+        """The events since the last call, oldest first, and forget them."""
+        events, self._events = self._events, []
+        return events
+
+    @property
+    def human_must_flip(self) -> bool:
+        """True when it is the human's turn to flip or pay."""
+        return self.outcome is None and self.table.turn == SOUTH
+
+    # -- time --------------------------------------------------------------------
+
+    def advance_to(self, time_ms: int) -> None:
+        """Apply everything scheduled strictly before ``time_ms``; the clock becomes ``time_ms``."""
+        self._check_time(time_ms)
+        while self._queue and self._queue[0][0] < time_ms and self.outcome is None:
+            when, order, seat, _ = self._queue.pop(0)
+            self._happen(when, order, seat)
+        if self.outcome is None:
+            self.clock = time_ms
+
+    def _check_time(self, time_ms: int) -> None:
+        if isinstance(time_ms, bool) or not isinstance(time_ms, int):
+            raise TimeBeforeClockError(f"a time is an integer of milliseconds, not {time_ms!r}")
+        if time_ms < self.clock:
+            raise TimeBeforeClockError(f"time {time_ms} ms is before the clock ({self.clock} ms)")
+
+    # -- the human's actions -----------------------------------------------------
+
+    def flip(self, time_ms: int, *, atomic: bool = True) -> None:
+        """The human flips (or pays) at ``time_ms``.
+
+        Raises NotYourTurnError, TimeBeforeClockError or GameOverError and then changes
+        nothing (with ``atomic=False`` the clock may have advanced; replays use that).
+        """
+        self._human_action(time_ms, "f", atomic)
+
+    def slap(self, time_ms: int, *, atomic: bool = True) -> None:
+        """The human slaps the pile at ``time_ms`` (right or wrong: the rules settle it)."""
+        self._human_action(time_ms, "s", atomic)
+
+    def _human_action(self, time_ms: int, action: str, atomic: bool) -> None:
+        self._check_time(time_ms)
+        if self.outcome is not None:
+            raise GameOverError("the game is over")
+        saved, clock = None, self.clock
+        if atomic and self._queue and self._queue[0][0] < time_ms:
+            saved = self._save()
+        try:
+            self.advance_to(time_ms)
+            if self.outcome is not None:
+                raise GameOverError(f"the game was over at {self.outcome.duration_ms} ms")
+            if action == "f":
+                if self.table.turn != SOUTH:
+                    raise NotYourTurnError(self._why_not_your_turn())
+                self.actions.append((time_ms, "f"))
+                self._flip(time_ms)
+            else:
+                self.actions.append((time_ms, "s"))
+                self._slap(time_ms, SOUTH)
+        except IllegalActionError:
+            if saved is not None:
+                self._restore(saved)
+            elif atomic:
+                self.clock = clock
+            raise
+
+    def _why_not_your_turn(self) -> str:
+        table = self.table
+        if table.collector is not None:
+            return f"{SEATS[table.collector]} is about to take the pile"
+        if not table.packs[SOUTH]:
+            return "you have no cards to flip"
+        return f"it is {SEATS[table.turn]}'s turn to flip"
+
+    _STATE = ("table", "clock", "outcome", "actions", "wrong_slaps", "last_flip_ms",
+              "fastest_slap_ms", "last_change_ms", "_queue", "_sequence", "_events")
+
+    def _save(self) -> tuple:
+        return copy.deepcopy(tuple(getattr(self, name) for name in self._STATE)), self.rng.state
+
+    def _restore(self, saved: tuple) -> None:
+        values, self.rng.state = saved
+        for name, value in zip(self._STATE, values):
+            setattr(self, name, value)
+
+    # -- what happens ------------------------------------------------------------
+
+    def _happen(self, when: int, order: int, seat: int) -> None:
+        if order == _SLAP:
+            self._slap(when, seat)
+        elif order == _FLIP:
+            self._flip(when)
+        elif order == _COLLECT:
+            table = self.table
+            how = "challenge" if table.challenger is not None else "last_card"
+            table.take_pile(table.collector, how)
+            self._settle(when, pile_changed=True, pile_taken=True)
+        else:
+            self._end_at_time_limit(when)
+
+    def _flip(self, when: int) -> None:
+        self.table.flip()
+        self.last_flip_ms = when
+        self._settle(when, pile_changed=True)
+
+    def _slap(self, when: int, seat: int) -> None:
+        pattern = self.table.slap(seat)
+        if seat == SOUTH:
+            if pattern:
+                reaction = when - self.last_flip_ms
+                if self.fastest_slap_ms is None or reaction < self.fastest_slap_ms:
+                    self.fastest_slap_ms = reaction
+            else:
+                self.wrong_slaps += 1
+        self._settle(when, pile_changed=pattern is not None, pile_taken=pattern is not None)
+
+    def _settle(self, when: int, *, pile_changed: bool, pile_taken: bool = False) -> None:
+        """Turn the table's log into events, end the game if it is over, and schedule
+        what the computer players and the pause will do next."""
+        table = self.table
+        self.last_change_ms = when
+        self._record(when)
+        if table.winner is not None:
+            self._finish(when, table.winner == SOUTH, table.winner,
+                         "won" if table.winner == SOUTH else "cpu_won")
+            return
+        if table.eliminated[SOUTH]:
+            self._finish(when, False, None, "eliminated")
+            return
+        if pile_changed:
+            self._unschedule(_SLAP)
+            self._decide_slaps(when)
+        if pile_taken:
+            self._unschedule(_FLIP)
+        self._schedule_flip(when)
+        collecting = any(entry[1] == _COLLECT for entry in self._queue)
+        if table.collector is not None and not collecting:
+            self._schedule(when + COLLECT_PAUSE_MS, _COLLECT, table.collector)
+        elif table.collector is None and collecting:
+            self._unschedule(_COLLECT)
+
+    def _decide_slaps(self, when: int) -> None:
+        table, profile, rng = self.table, self.profile, self.rng
+        if table.pattern():
+            for seat in CPU_SEATS:
+                if not table.eliminated[seat]:
+                    delay = profile.slap_reaction(rng)
+                    if delay is not None:
+                        self._schedule(when + delay, _SLAP, seat)
+        elif table.near_miss():
+            for seat in CPU_SEATS:
+                # a computer player with no cards is careful: a wrong slap would eliminate it
+                if table.packs[seat]:
+                    delay = profile.wrong_slap_reaction(rng)
+                    if delay is not None:
+                        self._schedule(when + delay, _SLAP, seat)
+
+    def _schedule_flip(self, when: int) -> None:
+        turn = self.table.turn
+        pending = [entry for entry in self._queue if entry[1] == _FLIP]
+        if pending and pending[0][2] == turn:
+            return
+        if pending:
+            self._unschedule(_FLIP)
+        if turn is not None and turn != SOUTH:
+            self._schedule(when + cpu.flip_delay(self.rng), _FLIP, turn)
+
+    def _schedule(self, when: int, order: int, seat: int) -> None:
+        self._sequence += 1
+        bisect.insort(self._queue, (when, order, seat, self._sequence))
+
+    def _unschedule(self, order: int) -> None:
+        self._queue = [entry for entry in self._queue if entry[1] != order]
+
+    def _record(self, when: int) -> None:
+        log = self.table.log
+        if not log:
+            return
+        events = self._events
+        for entry in log:
+            kind, seat = entry[0], SEATS[entry[1]]
+            if kind == "flip":
+                events.append({"t": when, "type": kind, "seat": seat, "card": card_name(entry[2])})
+            elif kind == "pay_card":
+                events.append({"t": when, "type": kind, "seat": seat, "card": card_name(entry[2]),
+                               "owed": entry[3], "payer": SEATS[entry[4]]})
+            elif kind == "challenge_passed":
+                events.append({"t": when, "type": kind, "from": seat, "to": SEATS[entry[2]],
+                               "left": entry[3]})
+            elif kind == "slap_won":
+                events.append({"t": when, "type": kind, "seat": seat, "pattern": entry[2]})
+            elif kind == "wrong_slap":
+                burned = None if entry[2] is None else card_name(entry[2])
+                events.append({"t": when, "type": kind, "seat": seat, "burned": burned})
+            elif kind == "pile_taken":
+                events.append({"t": when, "type": kind, "seat": seat, "cards": entry[2],
+                               "how": entry[3]})
+            else:  # player_out, player_back, player_eliminated
+                events.append({"t": when, "type": kind, "seat": seat})
+        log.clear()
+
+    # -- the end -----------------------------------------------------------------
+
+    def _end_at_time_limit(self, when: int) -> None:
+        counts = [len(pack) for pack in self.table.packs]
+        leader = counts.index(max(counts))
+        self._finish(when, leader == SOUTH, leader, "time_limit")
+
+    def _finish(self, when: int, won: bool, winner: int | None, reason: str) -> None:
+        if won:
+            score = Score.for_win(when, self.wrong_slaps)
+        else:
+            score = Score.for_loss(self.table.slaps_won[SOUTH])
+        self.outcome = Outcome(won, winner, reason, when, score)
+        self.clock = when
+        self._queue = []
+        self._events.append({"t": when, "type": "game_over", "won": won,
+                             "winner": None if winner is None else SEATS[winner],
+                             "score": score.total, "reason": reason})
+
+    # -- the view ----------------------------------------------------------------
+
+    def view(self) -> dict:
+        """What a player at the table can see, as JSON-ready data."""
+        table = self.table
+        face_up = table.pile[max(table.burned, len(table.pile) - 3):]
+        challenge = None
+        if table.challenger is not None and table.turn is not None:
+            challenge = {"challenger": SEATS[table.challenger], "payer": SEATS[table.turn],
+                         "left": table.owed}
+        collecting = None
+        if table.collector is not None:
+            at = next((e[0] for e in self._queue if e[1] == _COLLECT), None)
+            collecting = {"by": SEATS[table.collector], "at": at}
+        outcome = self.outcome
+        result = None
+        if outcome is not None:
+            result = {"won": outcome.won,
+                      "winner": None if outcome.winner is None else SEATS[outcome.winner],
+                      "reason": outcome.reason, "duration_ms": outcome.duration_ms,
+                      "score": outcome.score.total, "breakdown": outcome.score.breakdown}
+        wake = self.next_event_time()
+        return {
+            "seed": self.seed, "mode": self.mode, "date": self.date, "speed": self.speed,
+            "lenient": self.lenient, "clock": self.clock,
+            "wake_at": None if wake is None else wake + 1,
+            "seats": [{"seat": SEATS[seat], "cards": len(table.packs[seat]),
+                       "status": table.status(seat), "strikes": table.strikes[seat]}
+                      for seat in range(4)],
+            "pile": {"top": [card_name(card) for card in face_up], "size": len(table.pile),
+                     "burned": table.burned},
+            "turn": None if table.turn is None or outcome else SEATS[table.turn],
+            "challenge": challenge, "collecting": collecting,
+            "your_turn": self.human_must_flip,
+            "wrong_slaps": self.wrong_slaps, "piles_slapped": table.slaps_won[SOUTH],
+            "over": outcome is not None, "result": result,
+        }
+

@@ -1,0 +1,156 @@
+"""Replays: a compact JSON record of a game (seed, settings and the human's timed
+actions) that imports back into the identical game, and its verification."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from . import __version__, cpu
+from .deal import SEATS
+from .errors import EwarError, ReplayError
+from .game import DAILY, MODES, Game
+
+FORMAT_VERSION = 1
+ACTIONS = {"f": "flip", "s": "slap"}
+MAX_ACTIONS = 20_000
+_FIELDS = {"format", "engine", "seed", "mode", "date", "speed", "lenient", "actions"}
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A game's record: enough to rebuild it exactly."""
+
+    seed: int
+    mode: str
+    speed: str
+    lenient: bool
+    date: str | None
+    actions: tuple[tuple[int, str], ...] = field(default=())
+    engine: str = __version__
+    format: int = FORMAT_VERSION
+
+    @classmethod
+    def of(cls, game: Game) -> Replay:
+        """The record of a game so far."""
+        return cls(seed=game.seed, mode=game.mode, speed=game.speed, lenient=game.lenient,
+                   date=game.date, actions=tuple(game.actions))
+
+    def to_dict(self) -> dict:
+        """The JSON-ready form."""
+        return {"format": self.format, "engine": self.engine, "seed": self.seed,
+                "mode": self.mode, "date": self.date, "speed": self.speed,
+                "lenient": self.lenient, "actions": [[t, a] for t, a in self.actions]}
+
+    def to_json(self) -> str:
+        """Compact JSON text; ``Replay.from_json`` reads it back."""
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Replay:
+        """Parse and check a record; raises ReplayError saying what is wrong."""
+        try:
+            data = json.loads(text)
+        except (ValueError, TypeError, RecursionError) as error:
+            raise ReplayError(f"not JSON: {error}") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: object) -> Replay:
+        """Check a decoded record field by field."""
+        if not isinstance(data, dict):
+            raise ReplayError("a replay is a JSON object")
+        missing, extra = _FIELDS - data.keys(), data.keys() - _FIELDS
+        if missing or extra:
+            raise ReplayError(f"fields missing {sorted(missing)} or unknown {sorted(extra)}")
+        if data["format"] != FORMAT_VERSION or isinstance(data["format"], bool):
+            raise ReplayError(f"unknown replay format {data['format']!r}")
+        if data["engine"] != __version__:
+            raise ReplayError(f"made by engine {data['engine']!r}; this is {__version__}")
+        seed = data["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ReplayError("seed must be an integer")
+        if data["mode"] not in MODES:
+            raise ReplayError(f"unknown mode {data['mode']!r}")
+        if data["speed"] not in cpu.SPEEDS:
+            raise ReplayError(f"unknown speed {data['speed']!r}")
+        if not isinstance(data["lenient"], bool):
+            raise ReplayError("lenient must be true or false")
+        date = data["date"]
+        if date is not None and not isinstance(date, str):
+            raise ReplayError("date must be a string or null")
+        return cls(seed=seed, mode=data["mode"], speed=data["speed"], lenient=data["lenient"],
+                   date=date, actions=_check_actions(data["actions"]))
+
+    def game(self) -> Game:
+        """A new game with this record's seed and settings, before any action."""
+        try:
+            return Game(self.seed, mode=self.mode, speed=self.speed, lenient=self.lenient,
+                        date=self.date)
+        except EwarError as error:
+            raise ReplayError(str(error)) from None
+
+    def play(self, *, to_end: bool = True) -> Game:
+        """Rebuild the game by applying every action; with ``to_end``, then let the
+        game run on until it is over or waits for the human to flip."""
+        game = self.game()
+        for index, (time_ms, action) in enumerate(self.actions):
+            try:
+                if action == "f":
+                    game.flip(time_ms, atomic=False)
+                else:
+                    game.slap(time_ms, atomic=False)
+            except EwarError as error:
+                raise ReplayError(f"action {index} ({ACTIONS[action]} at {time_ms} ms): "
+                                  f"{error}") from None
+        if to_end:
+            run_until_human_needed(game)
+        return game
+
+
+def _check_actions(actions: object) -> tuple[tuple[int, str], ...]:
+    if not isinstance(actions, list):
+        raise ReplayError("actions must be a list")
+    if len(actions) > MAX_ACTIONS:
+        raise ReplayError(f"more than {MAX_ACTIONS} actions")
+    checked, previous = [], 0
+    for index, item in enumerate(actions):
+        if (not isinstance(item, list) or len(item) != 2 or isinstance(item[0], bool)
+                or not isinstance(item[0], int) or item[1] not in ACTIONS):
+            raise ReplayError(f"action {index} is not [milliseconds, \"f\" | \"s\"]: {item!r}")
+        if item[0] < previous:
+            raise ReplayError(f"action {index} at {item[0]} ms is out of time order")
+        previous = item[0]
+        checked.append((item[0], item[1]))
+    return tuple(checked)
+
+
+def run_until_human_needed(game: Game) -> None:
+    """Advance through scheduled happenings until the game is over or the human must flip."""
+    while not game.over and not game.human_must_flip:
+        upcoming = game.next_event_time()
+        if upcoming is None:
+            return
+        game.advance_to(upcoming + 1)
+
+
+def verify(replay: Replay) -> dict:
+    """Replay a record and report what it proves, as JSON-ready data.
+
+    ``finished`` is False when the game waits for the human after the last action.
+    ``min_reaction_ms`` is the quickest valid slap after the card that made its pattern.
+    """
+    game = replay.play()
+    result = None
+    if game.outcome is not None:
+        outcome = game.outcome
+        result = {"won": outcome.won, "reason": outcome.reason,
+                  "winner": None if outcome.winner is None else SEATS[outcome.winner],
+                  "duration_ms": outcome.duration_ms, "score": outcome.score.total,
+                  "breakdown": outcome.score.breakdown}
+    return {"ok": True, "finished": game.over, "result": result, "seed": game.seed,
+            "mode": game.mode, "date": game.date, "speed": game.speed, "lenient": game.lenient,
+            "daily": game.mode == DAILY, "engine_version": __version__,
+            "wrong_slaps": game.wrong_slaps, "piles_slapped": game.table.slaps_won[0],
+            "min_reaction_ms": game.fastest_slap_ms, "actions": len(replay.actions),
+            "clock": game.clock}
