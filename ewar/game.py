@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from . import cpu
 from .cards import card_name
-from .deal import SEATS, SOUTH, check_date, check_seed, daily_seed, deal
+from .deal import SEATS, SOUTH, Deal, check_date, check_seed, daily_seed, deal
 from .errors import (
     GameOverError,
     IllegalActionError,
@@ -51,6 +51,9 @@ class Outcome:
 class Game:
     """One game of Egyptian War against three computer players.
 
+    ``deal_override`` sets the packs and first player (for tests and puzzles); the
+    seed still drives the computer players.
+
     >>> game = Game(seed=7, speed="fast")
     >>> game.advance_to(60_000)
     >>> game.clock
@@ -65,6 +68,7 @@ class Game:
         speed: str = "normal",
         lenient: bool = False,
         date: str | None = None,
+        deal_override: Deal | None = None,
     ) -> None:
         if mode not in MODES:
             raise InvalidSeedError(f"unknown mode {mode!r}; expected one of {MODES}")
@@ -82,7 +86,9 @@ class Game:
         self.mode, self.speed, self.lenient, self.date = mode, speed, bool(lenient), date
         self.profile = cpu.PROFILES[speed]
         self.rng = Rng.from_seed(seed)
-        self.deal = deal(self.rng)
+        self.deal = deal(self.rng)  # drawn even when overridden, so the CPUs' draws match
+        if deal_override is not None:
+            self.deal = deal_override
         self.table = Table(self.deal.packs, self.deal.first, lenient=self.lenient)
         self.clock = 0
         self.outcome: Outcome | None = None
