@@ -45,6 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     bmn = commands.add_parser("bmn", help="play a Beggar-My-Neighbour deal")
     bmn.add_argument("pack_a", help="A's pack, top card first (A flips first)")
     bmn.add_argument("pack_b", help="B's pack, top card first")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["bmn"] and "--" not in argv and not {"-h", "--help"} & set(argv):
+        argv.insert(1, "--")  # published packs start with "-" (a number card), not an option
     args = parser.parse_args(argv)
     if args.command == "verify":
         return _verify(args.replay)

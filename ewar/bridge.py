@@ -25,6 +25,14 @@ def _error(error: EwarError) -> dict:
     return {"code": error.code, "message": str(error)}
 
 
+def _milliseconds(value: object) -> object:
+    """JavaScript numbers may arrive as whole floats; anything else goes to the engine's
+    own check, which refuses it with a typed error."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 class GameSession:
     """One game as the page drives it: times in, JSON out."""
 
@@ -36,7 +44,7 @@ class GameSession:
         the time is before the clock, which changes nothing)."""
         answer = {}
         try:
-            self.game.advance_to(int(time_ms))
+            self.game.advance_to(_milliseconds(time_ms))
         except EwarError as error:
             answer["error"] = _error(error)
         answer["view"] = self.game.view()
@@ -54,7 +62,7 @@ class GameSession:
     def _act(self, action, time_ms: int) -> str:
         answer = {"ok": True}
         try:
-            action(int(time_ms))
+            action(_milliseconds(time_ms))
         except EwarError as error:
             answer = {"ok": False, "error": _error(error)}
         answer["view"] = self.game.view()

@@ -37,6 +37,12 @@ class TimeBeforeClockError(IllegalActionError):
     code = "time_before_clock"
 
 
+class InvalidTimeError(IllegalActionError):
+    """A time that is not a whole number of milliseconds."""
+
+    code = "invalid_time"
+
+
 class GameOverError(IllegalActionError):
     """An action arrived after the game was over."""
 

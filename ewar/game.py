@@ -20,6 +20,7 @@ from .errors import (
     GameOverError,
     IllegalActionError,
     InvalidSeedError,
+    InvalidTimeError,
     NotYourTurnError,
     TimeBeforeClockError,
 )
@@ -148,7 +149,7 @@ class Game:
 
     def _check_time(self, time_ms: int) -> None:
         if isinstance(time_ms, bool) or not isinstance(time_ms, int):
-            raise TimeBeforeClockError(f"a time is an integer of milliseconds, not {time_ms!r}")
+            raise InvalidTimeError(f"a time is an integer of milliseconds, not {time_ms!r}")
         if time_ms < self.clock:
             raise TimeBeforeClockError(f"time {time_ms} ms is before the clock ({self.clock} ms)")
 
@@ -317,9 +318,8 @@ class Game:
                                "left": entry[3]})
             elif kind == "slap_won":
                 events.append({"t": when, "type": kind, "seat": seat, "pattern": entry[2]})
-            elif kind == "wrong_slap":
-                burned = None if entry[2] is None else card_name(entry[2])
-                events.append({"t": when, "type": kind, "seat": seat, "burned": burned})
+            elif kind == "wrong_slap":  # the burned card is face down: only whether one was
+                events.append({"t": when, "type": kind, "seat": seat, "burned": entry[2] is not None})
             elif kind == "pile_taken":
                 events.append({"t": when, "type": kind, "seat": seat, "cards": entry[2],
                                "how": entry[3]})
@@ -331,7 +331,8 @@ class Game:
 
     def _end_at_time_limit(self, when: int) -> None:
         counts = [len(pack) for pack in self.table.packs]
-        leader = counts.index(max(counts))
+        # the human must lead outright: a tie (say, a human who never flips) is no win
+        leader = max(range(4), key=lambda seat: (counts[seat], seat != SOUTH, -seat))
         self._finish(when, leader == SOUTH, leader, "time_limit")
 
     def _finish(self, when: int, won: bool, winner: int | None, reason: str) -> None:

@@ -10,6 +10,7 @@ from collections import deque
 from collections.abc import Iterable
 
 from .cards import PAY_VALUE, rank_of
+from .errors import IllegalActionError
 
 PLAYING, OUT, ELIMINATED = "playing", "out", "eliminated"
 DOUBLE, SANDWICH = "double", "sandwich"
@@ -47,7 +48,7 @@ class Table:
         self.total = sum(len(pack) for pack in self.packs)
         self.pile: list[int] = []
         self.burned = 0
-        self.turn: int | None = first
+        self.turn: int | None = first if self.packs[first] else self.next_with_cards(first)
         self.challenger: int | None = None
         self.owed = 0
         self.collector: int | None = None  # who takes the pile once the pause is over
@@ -186,8 +187,11 @@ class Table:
     def slap(self, seat: int) -> str | None:
         """``seat`` slaps: a valid slap takes the pile, a wrong one burns or eliminates.
 
-        Returns the pattern slapped, or None for a wrong slap.
+        Returns the pattern slapped, or None for a wrong slap. Eliminated players never
+        slap again: asking for it is a programming error.
         """
+        if self.eliminated[seat]:
+            raise IllegalActionError(f"seat {seat} is eliminated and never slaps again")
         pattern = self.pattern()
         if pattern:
             self.log.append(("slap_won", seat, pattern))
@@ -210,9 +214,24 @@ class Table:
         self.log.append(("wrong_slap", seat, None))
         self.strikes[seat] += 1
         if not self.lenient or self.strikes[seat] >= STRIKES_LENIENT:
-            self.eliminated[seat] = True
-            self.log.append(("player_eliminated", seat))
+            self._eliminate(seat)
         return None
+
+    def _eliminate(self, seat: int) -> None:
+        """``seat`` is out for good, and so is any claim it had on the pile: a challenge
+        it made lapses (the payer's flips become an ordinary turn), and a pile it was
+        about to take goes to the last player to flip, or else the next player clockwise
+        still in the game."""
+        self.eliminated[seat] = True
+        self.log.append(("player_eliminated", seat))
+        if self.challenger == seat and self.collector is None:
+            self.challenger, self.owed = None, 0
+        if self.collector == seat:
+            heir = self.last_player
+            if heir is None or self.eliminated[heir]:
+                heir = next(s for step in range(1, len(self.packs))
+                            if not self.eliminated[s := (seat + step) % len(self.packs)])
+            self.collector = heir
 
     def card_count(self) -> int:
         """Cards in packs and pile together: always ``total``."""

@@ -9,11 +9,11 @@ import json
 import random
 
 import pytest
+from support import run_python
 
 from ewar.bots import play_simulated_human
 from ewar.game import Game
 from ewar.replay import Replay
-from support import run_python
 
 
 def simulated(seed: int, speed: str = "normal") -> Game:
