@@ -1,0 +1,89 @@
+"""The built dist/ boots in Chromium: Pyodide from dist/pyodide, then micropip and the engine wheel."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update"]
+RUNTIME_FILES = {
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+}
+BOOT = """async () => {
+  const info = await (await fetch("/build-info.json")).json();
+  const { loadPyodide } = await import("/pyodide/pyodide.mjs");
+  const pyodide = await loadPyodide({ indexURL: "/pyodide/" });
+  await pyodide.loadPackage(["/" + info.micropip_wheel, "/" + info.engine_wheel]);
+  return pyodide.runPython(
+    "import ewar, micropip, sys; [ewar.__version__, micropip.__version__, sys.platform]"
+  ).toJs();
+}"""
+
+
+def load_build_module() -> ModuleType:
+    if "ewar_build" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("ewar_build", ROOT / "build.py")
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["ewar_build"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["ewar_build"]
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[object]:
+    """Chromium as the browser tests get it (EWAR_CHROMIUM, '' = Playwright's own)."""
+    from playwright.sync_api import sync_playwright
+
+    chosen = os.environ.get("EWAR_CHROMIUM")
+    if chosen is None:
+        chosen = "/usr/bin/chromium" if Path("/usr/bin/chromium").is_file() else ""
+    with sync_playwright() as playwright:
+        try:
+            browser = playwright.chromium.launch(executable_path=chosen or None, args=CHROMIUM_ARGS)
+        except Exception as error:  # noqa: BLE001 - report any launch failure the same way
+            pytest.fail(
+                f"no Chromium ({chosen or 'Playwright’s own'}): {error}; "
+                "apt-get install -y chromium",
+                pytrace=False,
+            )
+        yield browser
+        browser.close()
+
+
+@pytest.mark.slow
+def test_dist_boots_pyodide_and_loads_the_engine_wheel(chromium, tmp_path_factory):
+    builder = load_build_module()
+    result = builder.build(dist=tmp_path_factory.mktemp("dist"), log=lambda _line: None)
+    with builder.DevServer(result.dist, data_dir=tmp_path_factory.mktemp("blobs")) as url:
+        page = chromium.new_page()
+        fetched: list[str] = []
+        page.on("requestfinished", lambda request: fetched.append(urlsplit(request.url).path))
+        failed: list[str] = []
+        page.on("requestfailed", lambda request: failed.append(request.url))
+        page.goto(url + "build-info.json")
+        version, micropip_version, platform = page.evaluate(BOOT)
+        page.close()
+    info = json.loads((result.dist / "build-info.json").read_text())
+    assert (version, platform) == (info["engine_version"], "emscripten")
+    assert f"micropip-{micropip_version}-" in info["micropip_wheel"]
+    assert not failed
+    from_pyodide = {
+        path.removeprefix("/pyodide/") for path in fetched if path.startswith("/pyodide/")
+    }
+    # Every runtime file copied is used, and nothing else is fetched from the runtime folder.
+    assert from_pyodide == RUNTIME_FILES | {info["micropip_wheel"].removeprefix("pyodide/")}
+    assert "/" + info["engine_wheel"] in fetched
