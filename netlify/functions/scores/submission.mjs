@@ -1,0 +1,158 @@
+// The score submission envelope: body reading, field checks, name normalisation, the UTC date window.
+export const MAX_BODY_BYTES = 64 * 1024;
+export const FIELDS = ["id", "name", "date", "score", "replay"];
+export const ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+export const NAME_MAX = 20;
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAY_MS = 86_400_000;
+// Letters of any script (each may carry combining marks), decimal digits, space and - _ . '
+const NAME_PATTERN = /^(?:[\p{L}\p{Nd}]\p{M}*|[ \-_.'])+$/u;
+const JSON_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
+
+/** A rejected request: an HTTP status, a stable code and a human sentence. */
+export class Rejection extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+const reject = (status, code, message) => {
+  throw new Rejection(status, code, message);
+};
+
+export function checkContentType(request) {
+  const type = (request.headers.get("content-type") ?? "").trim();
+  if (!JSON_TYPE.test(type)) reject(415, "unsupported_media_type", "Send the submission as application/json (UTF-8).");
+}
+
+/** Reads at most MAX_BODY_BYTES, whatever Content-Length claims. */
+export async function readBody(request, limit = MAX_BODY_BYTES) {
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > limit) reject(413, "payload_too_large", `The body is over ${limit} bytes.`);
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      reject(413, "payload_too_large", `The body is over ${limit} bytes.`);
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+export function parseJson(bytes) {
+  let text;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    reject(400, "invalid_json", "The body is not valid UTF-8.");
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return reject(400, "invalid_json", "The body is not valid JSON.");
+  }
+}
+
+const isPlainObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+
+function checkFieldSet(body) {
+  if (!isPlainObject(body)) reject(400, "invalid_body", "The submission must be a JSON object.");
+  const missing = FIELDS.filter((field) => !Object.hasOwn(body, field));
+  if (missing.length) reject(400, "missing_field", `Missing field: ${missing.join(", ")}.`);
+  const extra = Object.keys(body).filter((field) => !FIELDS.includes(field));
+  if (extra.length) reject(400, "unknown_field", `Unknown field: ${extra.slice(0, 5).join(", ")}.`);
+}
+
+function checkFieldTypes(body) {
+  const wrong = [];
+  if (typeof body.id !== "string") wrong.push("id (string)");
+  if (typeof body.name !== "string") wrong.push("name (string)");
+  if (typeof body.date !== "string") wrong.push("date (string)");
+  if (!Number.isSafeInteger(body.score)) wrong.push("score (integer)");
+  if (!isPlainObject(body.replay)) wrong.push("replay (object)");
+  if (wrong.length) reject(400, "invalid_type", `Wrong type: ${wrong.join(", ")}.`);
+}
+
+/** NFC, trimmed, runs of spaces collapsed; null when the name is not allowed. */
+export function normalizeName(raw) {
+  const name = raw.normalize("NFC").trim().replace(/ {2,}/g, " ");
+  const length = [...name].length;
+  if (length < 1 || length > NAME_MAX || !NAME_PATTERN.test(name)) return null;
+  return name;
+}
+
+/** "YYYY-MM-DD" of a real calendar day, else null. */
+export function parseDate(text) {
+  const match = typeof text === "string" ? DATE_PATTERN.exec(text) : null;
+  if (!match) return null;
+  const [year, month, day] = match.slice(1).map(Number);
+  const time = Date.UTC(year, month - 1, day);
+  return new Date(time).toISOString().slice(0, 10) === text ? text : null;
+}
+
+export function utcDay(timeMs) {
+  return new Date(timeMs).toISOString().slice(0, 10);
+}
+
+/** Today's and yesterday's UTC dates at nowMs. */
+export function dateWindow(nowMs) {
+  return [utcDay(nowMs), utcDay(nowMs - DAY_MS)];
+}
+
+export function checkDate(text, nowMs) {
+  const date = parseDate(text);
+  if (!date) reject(400, "invalid_date", "The date must be a calendar day written YYYY-MM-DD.");
+  if (!dateWindow(nowMs).includes(date)) {
+    reject(400, "date_out_of_window", "Only today's and yesterday's daily games (UTC) are accepted.");
+  }
+  return date;
+}
+
+export function checkId(id) {
+  if (typeof id !== "string" || !ID_PATTERN.test(id)) {
+    reject(400, "invalid_id", "The submission id must be 16 to 64 characters from A-Z a-z 0-9 _ -.");
+  }
+  return id;
+}
+
+/** The checked envelope: { id, name, date, score, replay } with the name normalised. */
+export function checkSubmission(body, nowMs) {
+  checkFieldSet(body);
+  checkFieldTypes(body);
+  const id = checkId(body.id);
+  const name = normalizeName(body.name);
+  if (name === null) {
+    reject(400, "invalid_name", "Names are 1 to 20 letters, digits, spaces or - _ . ' characters.");
+  }
+  const date = checkDate(body.date, nowMs);
+  if (body.score < 0) reject(400, "invalid_type", "Wrong type: score (integer >= 0).");
+  return { id, name, date, score: body.score, replay: body.replay };
+}
+
+export const MAX_DEPTH = 16;
+
+/** JSON with object keys sorted, so equal records hash equally whatever their key order. */
+export function canonicalJson(value, depth = 0) {
+  if (depth > MAX_DEPTH) reject(400, "invalid_type", "Wrong type: replay (nested too deeply).");
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item, depth + 1)).join(",")}]`;
+  if (isPlainObject(value)) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key], depth + 1)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,149 @@
+"""The scores function (ewar in Pyodide, in Node) agrees with the engine in CPython on every replay.
+
+A replay made in CPython is accepted by the function with the same score; the same replay with one action
+moved by a millisecond is accepted only with the score CPython computes for it, or rejected -- never accepted
+with the old score when the move changed it. Most 1 ms moves change nothing, so the last test builds ones that
+do: a slap tying a computer player's slap to the millisecond (ties go to the human) and the same slap 1 ms late.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from replays import daily_play, race_pairs, shifted, verdict_of
+
+ROOT = Path(__file__).resolve().parents[2]
+NODE_SCRIPT = Path(__file__).with_name("function_verify.mjs")
+PLAYS = [(250, 300), (450, 300), (300, 250)]
+RACE_PLAYS = [(450, 300), (500, 300), (450, 500), (550, 400)]
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        shutil.which("node") is None or not (ROOT / "node_modules" / "pyodide").is_dir(),
+        reason="needs node and node_modules/pyodide (npm ci)",
+    ),
+]
+
+
+def today() -> str:
+    return datetime.now(UTC).date().isoformat()
+
+
+def submission(record: dict, score: int | None) -> dict:
+    return {"id": uuid.uuid4().hex, "name": "Tester", "date": record["date"],
+            "score": 0 if score is None else score, "replay": record}
+
+
+def run_function(submissions: list[dict]) -> list[dict]:
+    """POST each submission to the function, in order; its answers and its own verdicts."""
+    completed = subprocess.run(
+        ["node", str(NODE_SCRIPT)], input=json.dumps({"submissions": submissions}), text=True,
+        capture_output=True, cwd=ROOT, timeout=300, check=False)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    return json.loads(completed.stdout)
+
+
+def accepted_score(verdict: dict) -> int | None:
+    """The score CPython would let on the board: a finished daily game, else None."""
+    if not verdict.get("ok") or not verdict.get("finished") or not verdict.get("result"):
+        return None
+    if (verdict.get("min_reaction_ms") or 1000) < 100:
+        return None
+    return verdict["result"]["score"]
+
+
+def one_ms_variants(record: dict) -> list[dict]:
+    """The record with single actions moved by +1 ms or -1 ms, kept in time order."""
+    actions = record["actions"]
+    picks = {0, 1, 2, len(actions) // 3, len(actions) // 2, len(actions) - 2, len(actions) - 1}
+    slaps = [i for i, (_, kind) in enumerate(actions) if kind == "s"][:4]
+    variants = []
+    for index in sorted(picks | set(slaps)):
+        for delta in (-1, 1):
+            time_ms = actions[index][0] + delta
+            if time_ms < 0:
+                continue
+            if index > 0 and time_ms < actions[index - 1][0]:
+                continue
+            if index + 1 < len(actions) and time_ms > actions[index + 1][0]:
+                continue
+            variants.append(shifted(record, index, delta))
+    return variants
+
+
+@pytest.fixture(scope="module")
+def originals() -> list[dict]:
+    return [daily_play(today(), reaction, flip) for reaction, flip in PLAYS]
+
+
+def test_engine_replays_verify_in_the_function_to_the_same_score(originals):
+    answers = run_function([submission(play["replay"], play["score"]) for play in originals])
+    for play, answer in zip(originals, answers):
+        assert answer["verdict"] == play["verdict"]
+        assert answer["status"] == 201, answer["body"]
+        assert answer["body"]["score"] == play["score"]
+
+
+def test_a_one_millisecond_change_is_never_accepted_with_the_old_score(originals):
+    cases = []
+    for play in originals:
+        for record in one_ms_variants(play["replay"]):
+            expected = accepted_score(verdict_of(record))
+            cases.append((record, play["score"], expected))
+    assert len(cases) >= 20
+    submissions = []
+    for record, old_score, expected in cases:
+        submissions.append(submission(record, old_score))
+        submissions.append(submission(record, expected))
+    answers = run_function(submissions)
+    changed = 0
+    for (record, old_score, expected), with_old, with_new in zip(cases, answers[0::2], answers[1::2]):
+        assert with_new["verdict"] == verdict_of(record)
+        if expected is None:
+            assert with_old["status"] >= 400 and with_new["status"] >= 400, (with_old, with_new)
+            changed += 1
+            continue
+        assert with_new["status"] in (200, 201) and with_new["body"]["score"] == expected, with_new
+        if expected == old_score:
+            assert with_old["status"] in (200, 201), with_old
+        else:
+            changed += 1
+            assert with_old["status"] == 422 and with_old["body"]["error"] == "score_mismatch", with_old
+    print(f"{len(cases)} one-millisecond variants, {changed} of them change the outcome")
+
+
+def check_one_ms_pairs(pairs: list[tuple[dict, dict]]) -> int:
+    """POST each changed record with the original's score and with its own; returns how many changed it."""
+    submissions = []
+    for original, changed in pairs:
+        submissions.append(submission(original, accepted_score(verdict_of(original))))
+        submissions.append(submission(changed, accepted_score(verdict_of(original))))
+        submissions.append(submission(changed, accepted_score(verdict_of(changed))))
+    answers = run_function(submissions)
+    outcome_changed = 0
+    for (original, changed), index in zip(pairs, range(0, len(answers), 3)):
+        as_original, changed_old, changed_new = answers[index:index + 3]
+        old, new = accepted_score(verdict_of(original)), accepted_score(verdict_of(changed))
+        assert as_original["status"] == 201 and as_original["body"]["score"] == old, as_original
+        if new is None:
+            assert changed_old["status"] == 422 and changed_new["status"] == 422, (changed_old, changed_new)
+        else:
+            assert changed_new["status"] in (200, 201) and changed_new["body"]["score"] == new, changed_new
+        if new != old:
+            outcome_changed += 1
+            assert changed_old["status"] == 422, changed_old
+    return outcome_changed
+
+
+def test_a_slap_one_millisecond_late_loses_the_race_and_the_old_score():
+    pairs = [(pair["tie"], pair["late"]) for reaction, flip in RACE_PLAYS
+             for pair in race_pairs(today(), reaction, flip)]
+    assert len(pairs) >= 3
+    assert check_one_ms_pairs(pairs) >= 3
