@@ -356,7 +356,7 @@ class Game:
         challenge = None
         if table.challenger is not None and table.turn is not None:
             challenge = {"challenger": SEATS[table.challenger], "payer": SEATS[table.turn],
-                         "left": table.owed}
+                         "owed": table.challenge_value, "left": table.owed}
         collecting = None
         if table.collector is not None:
             at = next((e[0] for e in self._queue if e[1] == _COLLECT), None)
@@ -382,6 +382,9 @@ class Game:
             "challenge": challenge, "collecting": collecting,
             "your_turn": self.human_must_flip,
             "wrong_slaps": self.wrong_slaps, "piles_slapped": table.slaps_won[SOUTH],
+            # the running score: what a win would score at this moment, or the final score
+            "score": outcome.score.total if outcome else
+            Score.for_win(self.clock, self.wrong_slaps).total,
             "over": outcome is not None, "result": result,
         }
 

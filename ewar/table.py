@@ -27,6 +27,7 @@ class Table:
 
     __slots__ = (
         "burned",
+        "challenge_value",
         "challenger",
         "collector",
         "eliminated",
@@ -51,6 +52,7 @@ class Table:
         self.turn: int | None = first if self.packs[first] else self.next_with_cards(first)
         self.challenger: int | None = None
         self.owed = 0
+        self.challenge_value = 0  # what the challenger's pay card asked for
         self.collector: int | None = None  # who takes the pile once the pause is over
         self.last_player: int | None = None  # last seat to put a card on the pile
         self.eliminated = [False] * len(self.packs)
@@ -130,7 +132,7 @@ class Table:
         return card
 
     def _challenge(self, seat: int, value: int, card: int) -> None:
-        self.challenger, self.owed = seat, value
+        self.challenger, self.owed, self.challenge_value = seat, value, value
         payer = self.next_with_cards(seat)
         if payer is None or payer == seat:
             self._collect(seat)

@@ -18,7 +18,7 @@ from ewar.game import Game
 SEATS = ["south", "west", "north", "east"]
 CARD = re.compile(r"(10|[2-9JQKA])[CDHS]")
 VIEW_KEYS = {"seed", "mode", "date", "speed", "lenient", "clock", "wake_at", "seats", "pile",
-             "turn", "challenge", "collecting", "your_turn", "wrong_slaps", "piles_slapped",
+             "turn", "challenge", "collecting", "your_turn", "wrong_slaps", "piles_slapped", "score",
              "over", "result"}
 PAY = {"J": 1, "Q": 2, "K": 3, "A": 4}
 
@@ -159,7 +159,7 @@ class TestSeatsAndTurn:
         run_until(game, lambda g: g.table.pile != [])
         view = check_view(game)
         assert view["your_turn"] is True
-        assert view["challenge"] == {"challenger": "east", "payer": "south", "left": 3}
+        assert view["challenge"] == {"challenger": "east", "payer": "south", "owed": 3, "left": 3}
         game.flip(game.clock)
         assert check_view(game)["challenge"]["left"] == 2
 
@@ -254,3 +254,20 @@ class TestEvents:
         game.flip(0)
         assert game.take_events() != [] and game.take_events() == []
 
+
+
+class TestRunningScore:
+    """The view carries the running score: what a win would score at this moment."""
+
+    def test_the_running_score_falls_two_points_a_second_and_twenty_a_wrong_slap(self):
+        game = Game(5, speed="normal")
+        game.advance_to(10_999)
+        assert not game.over and game.view()["score"] == 2000 - 2 * 10
+        assert game.table.pattern() is None  # so the slap below is a wrong one
+        game.slap(10_999)
+        assert game.wrong_slaps == 1 and game.view()["score"] == 2000 - 2 * 10 - 20
+
+    def test_the_running_score_never_drops_below_the_floor(self):
+        game = Game(5, speed="normal")
+        game.advance_to(900_000)
+        assert game.over or game.view()["score"] == 500
