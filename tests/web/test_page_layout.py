@@ -1,0 +1,87 @@
+"""The table fits phones and desktops, portrait and landscape: nothing overlaps, nothing is cut
+off, touch targets are at least 44 px; the loading screen paints before Pyodide is ready."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from pagedriver import start_from_menu, wait_ready
+
+SIZES = [(390, 844), (1280, 800), (360, 640), (640, 360), (844, 390)]
+SHOTS = Path(os.environ.get("EWAR_SHOTS", "/tmp/shots"))
+
+# Boxes of the table that must stay apart and inside the window.
+REGIONS = [".bar", ".seat-north", ".seat-west", ".seat-east", ".seat-south", ".centre", ".messages", ".slap"]
+TARGETS = ["[data-testid=slap]", "[data-testid=pack-south]", "[data-testid=pile]", "[data-testid=menu]"]
+MENU_TARGETS = ["[data-testid=mode-daily]", "[data-testid=mode-new]", "[data-testid=speed]",
+                "[data-testid=deal]", "[data-testid=start]"]
+
+BOXES = """
+(selectors) => selectors.map((selector) => {
+  const r = document.querySelector(selector).getBoundingClientRect();
+  return { selector, left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height };
+})
+"""
+
+CLIPPED_TEXT = """
+() => [...document.querySelectorAll('.seat-info, .pile-info, .turn, .challenge, .stat, .deal-line, .slap')]
+  .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
+  .map((el) => el.className)
+"""
+
+
+def overlaps(a: dict, b: dict) -> bool:
+    return a["left"] < b["right"] - 1 and b["left"] < a["right"] - 1 and a["top"] < b["bottom"] - 1 and b["top"] < a["bottom"] - 1
+
+
+def check_fits(page, width: int, height: int) -> None:
+    boxes = page.evaluate(BOXES, REGIONS)
+    for box in boxes:
+        assert box["left"] >= -0.5 and box["top"] >= -0.5, box
+        assert box["right"] <= width + 0.5 and box["bottom"] <= height + 0.5, box
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not overlaps(a, b), (a, b)
+    assert page.evaluate(CLIPPED_TEXT) == []
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+
+
+def check_targets(page, selectors: list[str]) -> None:
+    for box in page.evaluate(BOXES, selectors):
+        assert box["width"] >= 44 and box["height"] >= 44, box
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_table_fits(page, width: int, height: int) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto("/")
+    wait_ready(page)
+    check_targets(page, MENU_TARGETS)
+    page.screenshot(path=str(SHOTS / f"menu-{width}x{height}.png"))
+    start_from_menu(page, speed="slow", deal=31)
+    page.wait_for_function("window.ewar.view().pile.size >= 3 || window.ewar.view().your_turn")
+    page.wait_for_timeout(250)
+    check_fits(page, width, height)
+    check_targets(page, TARGETS)
+    page.screenshot(path=str(SHOTS / f"table-{width}x{height}.png"))
+
+
+def test_the_page_paints_before_the_engine_is_ready(page) -> None:
+    page.goto("/", wait_until="commit")
+    page.wait_for_selector("[data-testid=pack-south]", state="visible")
+    page.wait_for_selector("[role=progressbar]", state="visible")
+    assert page.evaluate("document.body.dataset.state") in ("loading", "ready")
+    wait_ready(page)
+    assert page.evaluate("document.documentElement.lang") == "en"
+    assert page.evaluate("document.documentElement.dir") == "ltr"
+
+
+def test_a_missing_engine_file_shows_a_clear_message(page) -> None:
+    page.route("**/wheels/*.whl", lambda route: route.fulfill(status=404, body="missing"))
+    page.goto("/")
+    page.wait_for_function("document.body.dataset.state === 'error'", timeout=90_000)
+    message = page.inner_text("[data-testid=load-error]")
+    assert "could not be loaded" in message and ".whl" in message

@@ -1,0 +1,97 @@
+"""Whole games on the page, played with the keyboard and with taps: the result and the score
+shown are the engine's, and the replay the page recorded verifies to the same result."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pagedriver import (
+    keyboard,
+    pattern_on_top,
+    play_to_end,
+    short_practice_seeds,
+    shown_number,
+    start_from_menu,
+    taps,
+    wait_ready,
+)
+
+from ewar import bridge
+
+
+@pytest.fixture(scope="module")
+def quick_seeds() -> list[int]:
+    return short_practice_seeds(2)
+
+
+def check_result_screen(page, view: dict) -> None:
+    result = view["result"]
+    page.wait_for_function("document.body.dataset.state === 'over'")
+    assert page.is_visible("[data-testid=result]")
+    assert shown_number(page, "result-score") == result["score"]
+    breakdown = page.inner_text("[data-testid=result-breakdown]")
+    if result["won"]:
+        b = result["breakdown"]
+        assert f"{b['seconds']} s played" in breakdown
+        assert f"{b['wrong_slaps']} wrong slap" in breakdown
+    else:
+        assert "slapped" in breakdown
+    assert page.evaluate("window.ewar.missingKeys()") == []
+
+
+def check_replay(page, view: dict) -> None:
+    """The record of the inputs the page sent replays, in the engine, to the result it showed."""
+    checked = json.loads(bridge.verify(page.evaluate("window.ewar.replay()")))
+    assert checked["ok"], checked
+    assert checked["finished"]
+    assert checked["result"]["score"] == view["result"]["score"]
+    assert checked["result"]["won"] == view["result"]["won"]
+
+
+def test_a_whole_game_with_the_keyboard(page, quick_seeds) -> None:
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto("/")
+    wait_ready(page)
+    first = start_from_menu(page, speed="fast", deal=quick_seeds[0])
+    assert (first["seed"], first["speed"], first["mode"]) == (quick_seeds[0], "fast", "practice")
+    view = play_to_end(page, keyboard(page))
+    assert view["over"] and view["result"] is not None
+    check_result_screen(page, view)
+    check_replay(page, view)
+
+
+def test_a_whole_game_with_taps(browser, server_url, quick_seeds) -> None:
+    context = browser.new_context(base_url=server_url, has_touch=True, is_mobile=True,
+                                  viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    try:
+        page = context.new_page()
+        page.goto("/")
+        wait_ready(page)
+        start_from_menu(page, speed="fast", deal=quick_seeds[1])
+        view = play_to_end(page, taps(page))
+        check_result_screen(page, view)
+        check_replay(page, view)
+    finally:
+        context.close()
+
+
+def test_a_lost_game_shows_the_piles_score(page) -> None:
+    """Wrong slaps until out of cards, one more and you are eliminated: a short, complete loss."""
+    page.goto("/")
+    wait_ready(page)
+    start_from_menu(page, speed="slow", deal=77)
+    for _ in range(40):
+        view = page.evaluate("window.ewar.view()")
+        if view["over"]:
+            break
+        if pattern_on_top(view["pile"]["top"]) is None:
+            page.keyboard.press(" ")
+        page.wait_for_timeout(30)
+    view = page.evaluate("window.ewar.view()")
+    assert view["over"], view
+    assert view["result"]["won"] is False
+    assert view["result"]["reason"] == "eliminated"
+    assert view["seats"][0]["status"] == "eliminated"
+    check_result_screen(page, view)
+    assert "eliminated" in page.inner_text("[data-testid=result]")

@@ -1,0 +1,164 @@
+"""The page's controls reach the engine as RULES.md says: wrong slaps burn and cost 20,
+Doubles and Sandwiches win the pile, the CPU speed, the daily deal and ?deal=N."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from pagedriver import (
+    keyboard,
+    play_to_end,
+    short_practice_seeds,
+    shown_number,
+    start_from_menu,
+    taps,
+    wait_ready,
+)
+
+from ewar import bridge
+
+
+def open_game(page) -> None:
+    page.goto("/")
+    wait_ready(page)
+
+
+def test_a_wrong_slap_burns_a_card_and_costs_20_points(page) -> None:
+    open_game(page)
+    seed = short_practice_seeds(1, wrong_slap_first=True)[0]
+    start_from_menu(page, speed="fast", deal=seed)
+    page.keyboard.press(" ")  # the pile is empty at the start: a wrong slap
+    view = page.evaluate("window.ewar.view()")
+    assert view["wrong_slaps"] == 1
+    assert view["pile"]["burned"] == 1
+    assert view["seats"][0]["cards"] == 12
+    page.wait_for_selector("[data-testid=pile].has-burned")
+    assert shown_number(page, "wrong-slaps") == 1
+    assert "1 burned" in page.inner_text("[data-testid=pile-burned]")
+    assert "Wrong slap" in page.inner_text("#toast")
+
+    view = play_to_end(page, keyboard(page))
+    result = view["result"]
+    assert result["won"], "the quick driver wins this deal"
+    breakdown = result["breakdown"]
+    assert breakdown["wrong_slaps"] >= 1
+    assert breakdown["wrong_slap_penalty"] == 20 * breakdown["wrong_slaps"]
+    assert result["score"] == max(500, 2000 - 2 * breakdown["seconds"] - 20 * breakdown["wrong_slaps"])
+    shown = page.inner_text("[data-testid=result-breakdown]")
+    assert f"−{20 * breakdown['wrong_slaps']}" in shown
+    assert shown_number(page, "result-score") == result["score"]
+
+
+@pytest.mark.parametrize("pattern", ["double", "sandwich"])
+def test_slapping_a_pattern_wins_the_pile(page, pattern: str) -> None:
+    open_game(page)
+    start_from_menu(page, speed="slow", deal=2024)
+    controls = keyboard(page)
+    before = {}
+
+    def slapped_one(view: dict) -> bool:
+        return view["piles_slapped"] > before.get("piles", 0)
+
+    # Flip when asked, slap only the wanted pattern; stop right after the first such slap.
+    view = page.evaluate("window.ewar.view()")
+    before["piles"] = view["piles_slapped"]
+    view = play_to_end(page, controls, want=pattern, stop=slapped_one, timeout_s=50)
+    assert view["piles_slapped"] == before["piles"] + 1
+    assert view["pile"]["size"] == 0, "the pile went to the slapper"
+    assert view["turn"] == "south", "the slapper flips next"
+    page.wait_for_function(
+        "text => document.getElementById('toast').textContent.includes(text)",
+        arg=f"You slapped a {pattern.capitalize()}",
+    )
+
+
+@pytest.mark.parametrize("speed", ["slow", "fast"])
+def test_the_speed_setting_reaches_the_engine(page, speed: str) -> None:
+    open_game(page)
+    view = start_from_menu(page, speed=speed)
+    assert view["speed"] == speed
+    assert view["mode"] == "practice"
+    assert speed.capitalize() in page.inner_text("[data-testid=deal-line]")
+    # remembered for next time
+    page.reload()
+    wait_ready(page)
+    assert page.input_value("[data-testid=speed]") == speed
+
+
+def first_cards(page, count: int = 2) -> list[str]:
+    """Flip when asked until `count` cards lie on the pile; the cards, bottom first."""
+    controls = keyboard(page)
+    for _ in range(200):
+        view = page.evaluate("window.ewar.view()")
+        if view["pile"]["size"] >= count:
+            return view["pile"]["top"][:count]
+        if view["your_turn"]:
+            controls.flip()
+        page.wait_for_timeout(20)
+    raise AssertionError("no cards were played")
+
+
+def test_the_daily_deal_is_the_same_in_two_browsers(browser, server_url) -> None:
+    today = datetime.now(UTC).strftime("%Y-%m-%d")
+    seen = []
+    for _ in range(2):
+        context = browser.new_context(base_url=server_url)
+        try:
+            page = context.new_page()
+            open_game(page)
+            view = start_from_menu(page, mode="daily")
+            assert (view["mode"], view["date"], view["speed"]) == ("daily", today, "normal")
+            assert view["seed"] == bridge.daily_seed(today)
+            assert today in page.inner_text("[data-testid=deal-line]")
+            seen.append((view["seed"], view["turn"], [s["cards"] for s in view["seats"]], first_cards(page)))
+            # The day's one scored attempt is used: Daily again is practice on the same deal.
+            again = page.evaluate("window.ewar.newGame({mode: 'daily'})")
+            assert again["mode"] == "practice" and again["seed"] == view["seed"]
+        finally:
+            context.close()
+    assert seen[0] == seen[1]
+
+
+def test_a_deal_number_in_the_url_replays_that_deal(browser, server_url) -> None:
+    seen = []
+    for _ in range(2):
+        context = browser.new_context(base_url=server_url)
+        try:
+            page = context.new_page()
+            page.goto("/?deal=987654321012")
+            wait_ready(page)
+            assert page.input_value("[data-testid=deal]") == "987654321012"
+            assert page.get_attribute("[data-testid=mode-new]", "aria-checked") == "true"
+            page.click("[data-testid=start]")
+            view = page.evaluate("window.ewar.view()")
+            assert view["seed"] == 987654321012 and view["mode"] == "practice"
+            assert "987654321012" in page.inner_text("[data-testid=deal-line]")
+            seen.append((view["turn"], first_cards(page, 3)))
+        finally:
+            context.close()
+    assert seen[0] == seen[1]
+
+
+def test_a_new_game_gets_a_fresh_seed_within_53_bits(page) -> None:
+    open_game(page)
+    seeds = {start_from_menu(page)["seed"]}
+    for _ in range(2):
+        page.click("[data-testid=menu]")  # the menu opens over the running game
+        seeds.add(start_from_menu(page)["seed"])
+    assert len(seeds) == 3
+    assert all(0 <= seed <= 2**53 - 1 for seed in seeds)
+
+
+def test_taps_on_the_pile_and_the_button_are_slaps(browser, server_url) -> None:
+    context = browser.new_context(base_url=server_url, has_touch=True, viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        open_game(page)
+        start_from_menu(page, speed="slow", deal=5)
+        controls = taps(page)
+        controls.slap()  # the pile
+        controls.slap()  # the SLAP! button
+        assert page.evaluate("window.ewar.view()")["wrong_slaps"] == 2
+    finally:
+        context.close()

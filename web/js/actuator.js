@@ -1,0 +1,342 @@
+// Draws the engine's view inside requestAnimationFrame and turns its events into brief, non-blocking feedback.
+
+import { formatClock, formatMinus, formatNumber, t } from "./i18n.js";
+
+export const SEATS = ["south", "west", "north", "east"];
+const RED_SUITS = new Set(["H", "D"]);
+const TOAST_MS = 1600;
+const GHOST_MS = 400;
+// Shown while playing: what a win would score right now (the engine's final word is view.result.score).
+
+export function parseCard(card) {
+  return { rank: card.slice(0, -1), suit: card.slice(-1) };
+}
+
+export function cardName(card) {
+  const { rank, suit } = parseCard(card);
+  return t("card.name", { rank: t(`rank.${rank}`), suit: t(`suit.${suit}`) });
+}
+
+function rankLabel(rank) {
+  return /^\d+$/.test(rank) ? rank : t(`rank.short.${rank}`);
+}
+
+export function seatName(seat) {
+  return t(`seat.${seat}`);
+}
+
+/** The running score, as the engine computes it (what a win would score now, or the final score). */
+export function runningScore(view) {
+  return view.score;
+}
+
+function createCardElement(card) {
+  const { rank, suit } = parseCard(card);
+  const el = document.createElement("div");
+  el.className = RED_SUITS.has(suit) ? "card red" : "card";
+  el.dataset.card = card;
+  el.setAttribute("role", "img");
+  const corner = `<span>${rankLabel(rank)}</span><svg aria-hidden="true"><use href="#suit-${suit}"/></svg>`;
+  el.innerHTML = `<span class="card-corner">${corner}</span>`
+    + `<span class="card-face"><svg aria-hidden="true"><use href="#suit-${suit}"/></svg></span>`
+    + `<span class="card-corner end">${corner}</span>`;
+  el.addEventListener("animationend", () => el.classList.remove(...SEATS.map((s) => `enter-${s}`)));
+  return el;
+}
+
+/** The result panel's title: who won, or how the game ended. */
+export function resultTitle(result) {
+  if (result.reason === "time_limit") return result.won ? t("result.time_limitWon") : t("result.time_limit");
+  if (result.won) return t("result.won");
+  if (result.reason === "eliminated") return t("result.eliminated");
+  return t("result.cpu_won", { winner: result.winner ? seatName(result.winner) : "" });
+}
+
+/** announcer (optional): told of every drawn view and its events, for the screen-reader live region. */
+export function createActuator({ sound, announcer = null }) {
+  const $ = (id) => document.getElementById(id);
+  const pile = $("pile");
+  const pileCards = $("pile-cards");
+  const toast = $("toast");
+  const seats = Object.fromEntries(SEATS.map((seat) => {
+    const root = document.querySelector(`.seat[data-seat="${seat}"]`);
+    return [seat, {
+      root,
+      count: root.querySelector(".seat-count"),
+      status: root.querySelector(".seat-status"),
+      flash: root.querySelector(".seat-flash"),
+    }];
+  }));
+  const cardCache = new Map();
+  const memo = new Map(); // last text/attribute written, so unchanged frames touch no DOM
+  let pendingView = null;
+  let pendingEvents = [];
+  let frameRequested = false;
+  let toastTimer = 0;
+
+  function cardElement(card) {
+    if (!cardCache.has(card)) cardCache.set(card, createCardElement(card));
+    const el = cardCache.get(card);
+    el.setAttribute("aria-label", cardName(card));
+    return el;
+  }
+
+  function setText(el, text) {
+    if (memo.get(el) !== text) {
+      memo.set(el, text);
+      el.textContent = text;
+    }
+  }
+
+  function setClass(el, name, on) {
+    el.classList.toggle(name, Boolean(on));
+  }
+
+  /** Queue a view and its events; they are drawn in the next animation frame (or by flush()). */
+  function update(view, events = []) {
+    pendingView = view;
+    if (events.length) pendingEvents = pendingEvents.concat(events);
+    if (!frameRequested) {
+      frameRequested = true;
+      requestAnimationFrame(flush);
+    }
+  }
+
+  /** Draw what is queued; safe to call from another requestAnimationFrame callback. */
+  function flush() {
+    frameRequested = false;
+    if (!pendingView) return;
+    const view = pendingView;
+    const events = pendingEvents;
+    pendingView = null;
+    pendingEvents = [];
+    feedback(view, events);
+    draw(view, events);
+    announcer?.observe(view, events);
+  }
+
+  function draw(view, events) {
+    drawSeats(view);
+    drawPile(view, events);
+    drawStatus(view);
+  }
+
+  function drawSeats(view) {
+    for (const info of view.seats) {
+      const seat = seats[info.seat];
+      const cardsText = t("cards", { count: info.cards });
+      let statusText = t(`status.${info.status}`);
+      if (view.lenient && info.strikes > 0) statusText += ` · ${t("status.strikes", { count: info.strikes })}`;
+      setText(seat.count, formatNumber(info.cards));
+      setText(seat.status, statusText);
+      setClass(seat.root, "is-out", info.status === "out");
+      setClass(seat.root, "is-eliminated", info.status === "eliminated");
+      setClass(seat.root, "is-empty", info.cards === 0);
+      setClass(seat.root, "is-turn", view.turn === info.seat && !view.over);
+      const label = t("seat.label", { seat: seatName(info.seat), cards: cardsText, status: statusText });
+      if (memo.get(seat.root) !== label) {
+        memo.set(seat.root, label);
+        seat.root.setAttribute("aria-label", label);
+      }
+    }
+    setClass(seats.south.root, "is-your-turn", view.your_turn && !view.over);
+  }
+
+  function drawPile(view, events) {
+    const top = view.pile.top;
+    const key = `${top.join(",")}/${view.pile.size}`;
+    if (memo.get(pileCards) !== key) {
+      memo.set(pileCards, key);
+      const flipped = new Map();
+      for (const e of events) if (e.type === "flip" || e.type === "pay_card") flipped.set(e.card, e.seat);
+      const nodes = top.map(cardElement);
+      const last = top[top.length - 1];
+      if (last && flipped.has(last)) {
+        const el = nodes[nodes.length - 1];
+        el.classList.remove(...SEATS.map((s) => `enter-${s}`));
+        el.classList.add(`enter-${flipped.get(last)}`);
+      }
+      pileCards.replaceChildren(...nodes);
+      pile.setAttribute("aria-label", pileLabel(view.pile));
+    }
+    setText($("pile-size"), t("pile.size", { count: view.pile.size }));
+    setText($("pile-burned"), t("pile.burned", { count: view.pile.burned }));
+    setClass(pile, "has-burned", view.pile.burned > 0);
+  }
+
+  /** "Pile, 12 cards. From the top: two of clubs, king of spades, seven of hearts". */
+  function pileLabel({ top, size }) {
+    if (!size) return t("table.pileEmpty");
+    const sizeText = t("pile.size", { count: size });
+    if (!top.length) return t("table.pileNoTop", { size: sizeText });
+    return t("table.pile", { size: sizeText, cards: [...top].reverse().map(cardName).join(", ") });
+  }
+
+  function turnText(view) {
+    if (view.over) return t("turn.over");
+    if (view.collecting) {
+      return view.collecting.by === "south" ? t("turn.collectingYou") : t("turn.collecting", { seat: seatName(view.collecting.by) });
+    }
+    if (view.your_turn) return view.challenge ? t("turn.youPay") : t("turn.you");
+    return view.turn ? t("turn.seat", { seat: seatName(view.turn) }) : "\u00a0";
+  }
+
+  function challengeText(view) {
+    const c = view.challenge;
+    if (!c || view.over) return "\u00a0";
+    const params = { payer: seatName(c.payer), owed: c.owed, left: c.left };
+    return c.payer === "south" ? t("challenge.youPay", params) : t("challenge.pays", params);
+  }
+
+  function drawStatus(view) {
+    setText($("turn"), turnText(view));
+    setText($("challenge"), challengeText(view));
+    setText($("clock"), formatClock(view.over && view.result ? view.result.duration_ms : view.clock));
+    setText($("wrong"), formatNumber(view.wrong_slaps));
+    setText($("score"), formatNumber(runningScore(view)));
+  }
+
+  // ---- Feedback from events: flashes, toasts, sounds; never blocks input ----
+
+  function flashSeat(seat, text, bad = false) {
+    const el = seats[seat].flash;
+    el.textContent = text;
+    el.classList.toggle("bad", bad);
+    el.classList.remove("show");
+    void el.offsetWidth; // restart the animation
+    el.classList.add("show");
+  }
+
+  function showToast(text, bad = false) {
+    toast.textContent = text;
+    toast.classList.toggle("bad", bad);
+    toast.classList.add("show");
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => toast.classList.remove("show"), TOAST_MS);
+  }
+
+  function pulse(el, name) {
+    el.classList.remove(name);
+    void el.offsetWidth;
+    el.classList.add(name);
+  }
+
+  function sendPileTo(seat) {
+    if (!pileCards.children.length) return;
+    const ghost = pileCards.cloneNode(true);
+    ghost.removeAttribute("id");
+    ghost.setAttribute("aria-hidden", "true");
+    ghost.style.pointerEvents = "none";
+    pile.append(ghost);
+    requestAnimationFrame(() => ghost.classList.add("taken", `taken-${seat}`));
+    setTimeout(() => ghost.remove(), GHOST_MS);
+  }
+
+  function you(seat, yourKey, theirKey, params = {}) {
+    return seat === "south" ? t(yourKey, params) : t(theirKey, { ...params, seat: seatName(seat) });
+  }
+
+  function feedback(view, events) {
+    const sounds = new Set();
+    for (const e of events) {
+      switch (e.type) {
+        case "flip":
+          sounds.add("flip");
+          break;
+        case "pay_card":
+          sounds.add("flip");
+          break;
+        case "slap_won": {
+          const pattern = t(`pattern.${e.pattern}`);
+          flashSeat(e.seat, t("flash.slap"));
+          pulse(pile, "won");
+          showToast(you(e.seat, "event.slapWonYou", "event.slapWon", { pattern }));
+          sounds.add(e.seat === "south" ? "won" : "slap");
+          break;
+        }
+        case "wrong_slap":
+          flashSeat(e.seat, t("flash.wrong"), true);
+          if (e.seat === "south") {
+            pulse(pile, "wrong");
+            showToast(t(e.burned ? "event.wrongSlapYou" : "event.wrongSlapYouNoCard"), true);
+            sounds.add("wrong");
+          } else {
+            showToast(t("event.wrongSlap", { seat: seatName(e.seat) }));
+          }
+          break;
+        case "pile_taken":
+          flashSeat(e.seat, t("flash.taken", { count: e.cards }));
+          sendPileTo(e.seat);
+          if (e.how !== "slap") showToast(you(e.seat, "event.pileTakenYou", "event.pileTaken", { count: e.cards }));
+          sounds.add("taken");
+          break;
+        case "player_out":
+          flashSeat(e.seat, t("flash.out"), true);
+          showToast(you(e.seat, "event.playerOutYou", "event.playerOut"), e.seat === "south");
+          break;
+        case "player_back":
+          flashSeat(e.seat, t("flash.back"));
+          showToast(you(e.seat, "event.playerBackYou", "event.playerBack"));
+          break;
+        case "player_eliminated":
+          flashSeat(e.seat, t("flash.eliminated"), true);
+          showToast(you(e.seat, "event.eliminatedYou", "event.eliminated"), e.seat === "south");
+          break;
+        default:
+          break;
+      }
+    }
+    for (const name of sounds) sound.play(name);
+  }
+
+  // ---- End of game ----
+
+  function breakdownRows(result) {
+    const b = result.breakdown;
+    if (!result.won) {
+      return [[t("result.piles", { count: b.piles_slapped, per: b.per_pile }), formatNumber(b.piles_slapped * b.per_pile)]];
+    }
+    const rows = [
+      [t("result.base"), formatNumber(b.base)],
+      [t("result.seconds", { count: b.seconds }), formatMinus(b.seconds_penalty)],
+      [t("result.wrongSlaps", { count: b.wrong_slaps }), formatMinus(b.wrong_slap_penalty)],
+    ];
+    if (b.base - b.seconds_penalty - b.wrong_slap_penalty < b.floor) rows.push([t("result.floor"), formatNumber(b.floor)]);
+    return rows;
+  }
+
+  function showResult(view, { scored }) {
+    const result = view.result;
+    setText($("result-title"), resultTitle(result));
+    $("result-score").textContent = formatNumber(result.score);
+    const table = $("result-breakdown");
+    table.replaceChildren();
+    for (const [label, value] of [...breakdownRows(result), [t("result.total"), formatNumber(result.score)]]) {
+      const row = table.insertRow();
+      const th = document.createElement("th");
+      th.scope = "row";
+      th.textContent = label;
+      row.append(th);
+      row.insertCell().textContent = value;
+    }
+    table.rows[table.rows.length - 1].className = "total";
+    const note = scored ? t("result.dailySaved") : t("result.practice");
+    $("result-note").textContent = `${note} ${t("result.deal", { seed: String(view.seed) })}`;
+    $("result").hidden = false;
+    $("result-title").setAttribute("tabindex", "-1");
+    $("result-title").focus({ preventScroll: true });
+  }
+
+  function hideResult() {
+    $("result").hidden = true;
+  }
+
+  function reset() {
+    announcer?.reset();
+    memo.clear();
+    pendingEvents = [];
+    toast.classList.remove("show");
+  }
+
+  return { update, flush, showResult, hideResult, reset };
+}

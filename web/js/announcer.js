@@ -1,0 +1,111 @@
+// Says what matters to screen readers through one polite live region, at most once per ~800 ms, newest important first.
+
+import { cardName, resultTitle, seatName } from "./actuator.js";
+import { t } from "./i18n.js";
+
+export const GAP_MS = 800;
+// Higher wins a pending slot; an equal or higher newcomer replaces what waits.
+export const PRIORITY = Object.freeze({ turn: 1, table: 2, you: 3, end: 4 });
+
+/**
+ * region: the live region element (role=status, aria-live=polite).
+ * What is said: your turn (and what you still owe), a challenge and its count, who won a pile,
+ * your wrong slaps, players out, back or eliminated, and the end. CPU flips are never said.
+ */
+export function createAnnouncer(region, { gapMs = GAP_MS, now = () => performance.now() } = {}) {
+  let pending = null; // {text, priority, valid}
+  let lastSaidAt = -Infinity;
+  let timer = 0;
+  let toggle = false;
+  let latest = null; // the latest view, to drop a "your turn" that is no longer true
+  let turnSaid = false;
+  const log = []; // [ms, text] for tests and debugging
+
+  function say(text, priority, valid = null) {
+    if (pending && priority < pending.priority) return;
+    pending = { text, priority, valid };
+    pump();
+  }
+
+  function pump() {
+    if (timer || !pending) return;
+    const wait = Math.max(0, lastSaidAt + gapMs - now());
+    timer = setTimeout(emit, wait);
+  }
+
+  function emit() {
+    timer = 0;
+    const next = pending;
+    pending = null;
+    if (!next || (next.valid && !next.valid(latest))) return;
+    // The same words twice in a row must still be spoken: alternate an invisible trailing space.
+    toggle = !toggle;
+    region.textContent = next.text + (toggle ? "" : "\u00a0");
+    lastSaidAt = now();
+    log.push([Math.round(lastSaidAt), next.text]);
+    if (next.priority === PRIORITY.turn) turnSaid = true;
+  }
+
+  function you(seat, yourKey, theirKey, params = {}) {
+    return seat === "south" ? t(yourKey, params) : t(theirKey, { ...params, seat: seatName(seat) });
+  }
+
+  function onEvent(e, view) {
+    switch (e.type) {
+      case "pay_card": {
+        const params = { card: cardName(e.card), payer: seatName(e.payer), owed: e.owed };
+        say(e.payer === "south" ? t("say.challengeYou", params) : t("say.challenge", params), PRIORITY.table);
+        break;
+      }
+      case "slap_won":
+        say(you(e.seat, "event.slapWonYou", "event.slapWon", { pattern: t(`pattern.${e.pattern}`) }),
+          e.seat === "south" ? PRIORITY.you : PRIORITY.table);
+        break;
+      case "pile_taken":
+        if (e.how !== "slap") say(you(e.seat, "event.pileTakenYou", "event.pileTaken", { count: e.cards }), PRIORITY.table);
+        break;
+      case "wrong_slap":
+        if (e.seat === "south") say(t(e.burned ? "event.wrongSlapYou" : "event.wrongSlapYouNoCard"), PRIORITY.you);
+        break;
+      case "player_out":
+        say(you(e.seat, "event.playerOutYou", "event.playerOut"), e.seat === "south" ? PRIORITY.you : PRIORITY.table);
+        break;
+      case "player_back":
+        say(you(e.seat, "event.playerBackYou", "event.playerBack"), e.seat === "south" ? PRIORITY.you : PRIORITY.table);
+        break;
+      case "player_eliminated":
+        say(you(e.seat, "event.eliminatedYou", "event.eliminated"), e.seat === "south" ? PRIORITY.you : PRIORITY.table);
+        break;
+      case "game_over":
+        if (view.result) say(t("say.over", { title: resultTitle(view.result), score: view.result.score }), PRIORITY.end);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Called with every view the actuator draws and the events that led to it. */
+  function observe(view, events = []) {
+    latest = view;
+    for (const e of events) onEvent(e, view);
+    if (!view.your_turn || view.over) {
+      turnSaid = false;
+      return;
+    }
+    if (!turnSaid) {
+      const text = view.challenge ? t("say.youPay", { left: view.challenge.left }) : t("say.yourTurn");
+      say(text, PRIORITY.turn, (v) => Boolean(v?.your_turn && !v.over));
+    }
+  }
+
+  function reset() {
+    clearTimeout(timer);
+    timer = 0;
+    pending = null;
+    turnSaid = false;
+    latest = null;
+    region.textContent = "";
+  }
+
+  return { observe, reset, say, log: () => log.slice() };
+}

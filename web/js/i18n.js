@@ -1,0 +1,146 @@
+// Looks up every visible string in the language's catalog, formats numbers and dates with Intl, sets <html lang dir>.
+
+export const LANGUAGES = ["en", "fr", "ko", "vi", "ur"];
+/** Each language named in itself, for the picker. */
+export const LANGUAGE_NAMES = Object.freeze({
+  en: "English", fr: "Français", ko: "한국어", vi: "Tiếng Việt", ur: "اردو",
+});
+const DEFAULT_LANGUAGE = "en";
+const RTL_LANGUAGES = new Set(["ar", "fa", "he", "ur"]);
+export const LANGUAGE_EVENT = "ewar:languagechange";
+
+let catalog = {};
+let fallback = {}; // English, for any key a catalog lacks: never a blank, always a warning
+let language = DEFAULT_LANGUAGE;
+let numberFormat = new Intl.NumberFormat(DEFAULT_LANGUAGE);
+let twoDigits = new Intl.NumberFormat(DEFAULT_LANGUAGE, { minimumIntegerDigits: 2 });
+let pluralRules = new Intl.PluralRules(DEFAULT_LANGUAGE);
+const missing = new Set();
+
+function supported(tag) {
+  const base = String(tag ?? "").trim().toLowerCase().split(/[-_]/)[0];
+  return LANGUAGES.includes(base) ? base : null;
+}
+
+/** ?lang=xx in the page's address, if it names a language we have. */
+export function requestedLanguage(search = globalThis.location?.search ?? "") {
+  return supported(new URLSearchParams(search).get("lang"));
+}
+
+/**
+ * The language to show: ?lang= first, then the one chosen in the picker (stored),
+ * then the first of the browser's languages we have (by primary subtag), else English.
+ */
+export function chooseLanguage(stored, browserLanguages = navigator.languages || [], requested = requestedLanguage()) {
+  for (const tag of [requested, stored, ...browserLanguages]) {
+    const code = supported(tag);
+    if (code) return code;
+  }
+  return DEFAULT_LANGUAGE;
+}
+
+async function fetchCatalog(code) {
+  const response = await fetch(new URL(`i18n/${code}.json`, document.baseURI));
+  if (!response.ok) throw new Error(`i18n/${code}.json: HTTP ${response.status}`);
+  return response.json();
+}
+
+export async function loadLanguage(code) {
+  const wanted = supported(code) ?? DEFAULT_LANGUAGE;
+  const needFallback = wanted !== DEFAULT_LANGUAGE && !Object.keys(fallback).length;
+  const [main, english] = await Promise.all([
+    fetchCatalog(wanted),
+    needFallback ? fetchCatalog(DEFAULT_LANGUAGE).catch(() => ({})) : null,
+  ]);
+  catalog = main;
+  if (wanted === DEFAULT_LANGUAGE) fallback = main;
+  else if (english) fallback = english;
+  language = wanted;
+  numberFormat = new Intl.NumberFormat(wanted);
+  twoDigits = new Intl.NumberFormat(wanted, { minimumIntegerDigits: 2, useGrouping: false });
+  pluralRules = new Intl.PluralRules(wanted);
+  document.documentElement.lang = wanted;
+  document.documentElement.dir = RTL_LANGUAGES.has(wanted) ? "rtl" : "ltr";
+  document.dispatchEvent(new CustomEvent(LANGUAGE_EVENT, { detail: { language: wanted } }));
+}
+
+export function currentLanguage() {
+  return language;
+}
+
+export function isRtl() {
+  return RTL_LANGUAGES.has(language);
+}
+
+export function missingKeys() {
+  return [...missing];
+}
+
+/** t("cards", {count: 3}) picks "cards.other"; {name} placeholders are filled, numbers formatted. */
+export function t(key, params = {}) {
+  const template = lookup(key, params.count);
+  return template.replace(/\{(\w+)\}/g, (whole, name) => formatParam(params[name], whole));
+}
+
+function warnMissing(key) {
+  if (missing.has(key)) return;
+  missing.add(key);
+  console.warn(`i18n: missing key ${key} (${language})`);
+}
+
+function lookup(key, count) {
+  if (typeof count === "number") {
+    const category = pluralRules.select(count);
+    const plural = catalog[`${key}.${category}`] ?? catalog[`${key}.other`];
+    if (plural !== undefined) return plural;
+    const english = fallback[`${key}.${new Intl.PluralRules(DEFAULT_LANGUAGE).select(count)}`] ?? fallback[`${key}.other`];
+    if (english !== undefined) {
+      warnMissing(`${key}.other`);
+      return english;
+    }
+  }
+  if (catalog[key] !== undefined) return catalog[key];
+  warnMissing(key);
+  return fallback[key] ?? key;
+}
+
+function formatParam(value, fallbackText) {
+  if (value === undefined || value === null) return fallbackText;
+  if (typeof value === "number") return numberFormat.format(value);
+  return String(value);
+}
+
+export function formatNumber(value) {
+  return numberFormat.format(value);
+}
+
+/** A minus sign and the number, kept left-to-right inside right-to-left text (U+2066…U+2069). */
+export function formatMinus(value) {
+  return `\u2066−${numberFormat.format(value)}\u2069`;
+}
+
+/** "2026-11-30" (a UTC calendar day) -> "30 nov. 2026", "2026. 11. 30." ... */
+export function formatDate(isoDay) {
+  const time = Date.parse(`${isoDay}T00:00:00Z`);
+  if (Number.isNaN(time)) return String(isoDay ?? "");
+  return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeZone: "UTC" }).format(time);
+}
+
+/** A moment (Date or ms) as a short local date and time, in the language. */
+export function formatDateTime(moment) {
+  return new Intl.DateTimeFormat(language, { dateStyle: "short", timeStyle: "short" }).format(moment);
+}
+
+/** 83_456 ms -> "1:23" (the separator comes from nowhere language-specific: digits are localised). */
+export function formatClock(ms) {
+  const seconds = Math.floor(Math.max(0, ms) / 1000);
+  return `${numberFormat.format(Math.floor(seconds / 60))}:${twoDigits.format(seconds % 60)}`;
+}
+
+/** Fills every [data-i18n], [data-i18n-label] and [data-i18n-placeholder] under root. */
+export function translatePage(root = document) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
+  document.title = t("app.title");
+}

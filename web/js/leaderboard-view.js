@@ -1,0 +1,199 @@
+// Draws the leaderboard panel: the name field, the submission status, the day tabs and the board table (names as text only).
+
+import { currentLanguage, formatNumber, t } from "./i18n.js";
+
+export const TOP = 50;
+
+function element(tag, props = {}, children = []) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === "testid") el.dataset.testid = value;
+    else if (key === "className") el.className = value;
+    else if (key === "text") el.textContent = value;
+    else el.setAttribute(key, value);
+  }
+  el.append(...children);
+  return el;
+}
+
+/** 236_400 ms -> "03:56", digits from the page's language. */
+export function formatDuration(ms) {
+  const seconds = Math.floor(Math.max(0, ms) / 1000);
+  const two = new Intl.NumberFormat(currentLanguage(), { minimumIntegerDigits: 2, useGrouping: false });
+  return `${two.format(Math.floor(seconds / 60))}:${two.format(seconds % 60)}`;
+}
+
+/** "2026-11-30" -> "Nov 30, 2026" in the page's language (the day is a UTC day). */
+export function formatDay(date) {
+  const time = Date.parse(`${date}T00:00:00Z`);
+  if (Number.isNaN(time)) return String(date);
+  return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: "medium", timeZone: "UTC" }).format(time);
+}
+
+function durationAttribute(ms) {
+  const seconds = Math.floor(Math.max(0, ms) / 1000);
+  return `PT${Math.floor(seconds / 60)}M${seconds % 60}S`;
+}
+
+/**
+ * Builds the panel's content once. handlers: onSubmit(nameText), onNameInput(nameText), onSelectDay(index).
+ * Returns the drawing functions; nothing here decides anything.
+ */
+export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDay }) {
+  const ids = { title: "lb-title", name: "lb-name", help: "lb-name-help", error: "lb-name-error", board: "lb-board" };
+
+  const title = element("h3", { id: ids.title });
+  const nameInput = element("input", {
+    id: ids.name, type: "text", testid: "name-input", autocomplete: "nickname", spellcheck: "false",
+    maxlength: "40", enterkeyhint: "send", "aria-describedby": `${ids.help} ${ids.error}`,
+  });
+  const submit = element("button", { type: "button", className: "lb-submit", testid: "submit-score" });
+  const label = element("label", { for: ids.name });
+  const help = element("p", { id: ids.help, className: "lb-help" });
+  const error = element("p", { id: ids.error, className: "lb-error", role: "alert", testid: "name-error" });
+  const nameGroup = element("div", { className: "lb-name" }, [
+    label, element("div", { className: "lb-name-row" }, [nameInput, submit]), help, error,
+  ]);
+
+  const status = element("p", { className: "lb-status", role: "status", "aria-live": "polite", testid: "leaderboard-status" });
+
+  const tabs = [0, 1].map((index) => element("button", {
+    type: "button", role: "tab", id: `lb-tab-${index}`, className: "lb-tab",
+    "aria-controls": ids.board, "aria-selected": "false", tabindex: "-1", testid: `leaderboard-tab-${index}`,
+  }));
+  const tablist = element("div", { className: "lb-tabs", role: "tablist" }, tabs);
+
+  const caption = element("caption");
+  const headRow = element("tr");
+  const head = element("thead", {}, [headRow]);
+  const body = element("tbody");
+  const table = element("table", { className: "lb-table" }, [caption, head, body]);
+  const empty = element("p", { className: "lb-empty" });
+  const board = element("div", {
+    id: ids.board, className: "lb-board", role: "tabpanel", tabindex: "0", "aria-labelledby": "lb-tab-0",
+  }, [table, empty]);
+
+  panel.setAttribute("aria-labelledby", ids.title);
+  panel.append(title, nameGroup, status, tablist, board);
+
+  submit.addEventListener("click", () => onSubmit(nameInput.value));
+  nameInput.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter") return;
+    event.preventDefault(); // the panel sits inside the menu's form: Enter must not deal a game
+    event.stopPropagation();
+    onSubmit(nameInput.value);
+  });
+  nameInput.addEventListener("input", () => onNameInput(nameInput.value));
+  tabs.forEach((tab, index) => tab.addEventListener("click", () => onSelectDay(index)));
+  tablist.addEventListener("keydown", (event) => {
+    const current = tabs.findIndex((tab) => tab.getAttribute("aria-selected") === "true");
+    const rtl = getComputedStyle(tablist).direction === "rtl";
+    const step = { ArrowRight: rtl ? -1 : 1, ArrowLeft: rtl ? 1 : -1, Home: -tabs.length, End: tabs.length }[event.key];
+    if (step === undefined) return;
+    event.preventDefault();
+    const next = Math.min(tabs.length - 1, Math.max(0, current + step));
+    onSelectDay(next);
+    tabs[next].focus();
+  });
+
+  /** Fixed texts, again after a language change. */
+  function labels() {
+    title.textContent = t("leaderboard.title");
+    label.textContent = t("leaderboard.nameLabel");
+    help.textContent = t("leaderboard.nameHint");
+    tablist.setAttribute("aria-label", t("leaderboard.days"));
+    tabs[0].textContent = t("leaderboard.today");
+    tabs[1].textContent = t("leaderboard.yesterday");
+    headRow.replaceChildren(...["rank", "name", "score", "time", "wrong"].map((key) =>
+      element("th", { scope: "col", className: `lb-col-${key}`, text: t(`leaderboard.column.${key}`) })));
+  }
+
+  /** Fills the field, unless the player is typing in it (force: after the name was accepted). */
+  function setName(text, { force = false } = {}) {
+    if (force || document.activeElement !== nameInput) nameInput.value = text ?? "";
+  }
+
+  function setNameError(text) {
+    error.textContent = text ?? "";
+    error.hidden = !text;
+    if (text) nameInput.setAttribute("aria-invalid", "true");
+    else nameInput.removeAttribute("aria-invalid");
+  }
+
+  /** mode "send" (a score is waiting for a name) or "save" (only the name to remember). */
+  function setSubmit({ mode, busy = false }) {
+    submit.textContent = t(mode === "send" ? "leaderboard.send" : "leaderboard.saveName");
+    submit.dataset.mode = mode;
+    submit.disabled = busy;
+  }
+
+  function setStatus(text, state = "") {
+    status.textContent = text ?? "";
+    status.dataset.state = state;
+    status.hidden = !text;
+  }
+
+  function selectTab(index) {
+    tabs.forEach((tab, i) => {
+      tab.setAttribute("aria-selected", String(i === index));
+      tab.tabIndex = i === index ? 0 : -1;
+    });
+    board.setAttribute("aria-labelledby", tabs[index].id);
+  }
+
+  function row(entry, { you = false, queued = false } = {}) {
+    const name = element("span", { className: "lb-name-text", text: entry.name });
+    const nameCell = element("th", { scope: "row", className: "lb-col-name" }, [name]);
+    if (you) nameCell.append(" ", element("span", { className: "lb-badge", text: t("leaderboard.you") }));
+    if (queued) nameCell.append(" ", element("span", { className: "lb-badge lb-badge-waiting", text: t("leaderboard.waitingBadge") }));
+    const time = element("time", { datetime: durationAttribute(entry.duration_ms), text: formatDuration(entry.duration_ms) });
+    const tr = element("tr", { testid: you ? "leaderboard-you" : "leaderboard-row" }, [
+      element("td", { className: "lb-col-rank", text: entry.rank ? formatNumber(entry.rank) : "–" }),
+      nameCell,
+      element("td", { className: "lb-col-score", text: formatNumber(entry.score) }),
+      element("td", { className: "lb-col-time" }, [time]),
+      element("td", { className: "lb-col-wrong", text: formatNumber(entry.wrong_slaps) }),
+    ]);
+    if (you) {
+      tr.classList.add("you");
+      tr.setAttribute("aria-current", "true");
+      tr.dataset.state = queued ? "queued" : "sent";
+    }
+    return tr;
+  }
+
+  function gapRow() {
+    const cell = element("td", { colspan: "5", text: "⋯" });
+    return element("tr", { className: "lb-gap", "aria-hidden": "true" }, [cell]);
+  }
+
+  /**
+   * board: the server's answer ({date, entries, total, you}) or null; queued: your own submission not sent yet
+   * ({name, score, duration_ms, wrong_slaps}) or null; note: the text shown when there are no rows.
+   */
+  function drawBoard({ date, board: answer, queued = null, note = "" }) {
+    const rows = [];
+    const entries = answer?.entries ?? [];
+    for (const entry of entries) rows.push(row(entry, { you: entry.you === true }));
+    const you = answer?.you ?? null;
+    if (you && !entries.some((entry) => entry.you === true)) rows.push(gapRow(), row(you, { you: true }));
+    if (queued && !you) {
+      if (rows.length) rows.push(gapRow());
+      rows.push(row({ ...queued, rank: null }, { you: true, queued: true }));
+    }
+    body.replaceChildren(...rows);
+    const total = answer?.total ?? 0;
+    caption.textContent = answer ? t("leaderboard.caption", { count: total, date, top: TOP }) : date;
+    table.hidden = rows.length === 0;
+    empty.textContent = rows.length ? "" : note || t("leaderboard.empty");
+    empty.hidden = rows.length > 0;
+  }
+
+  function focusName() {
+    nameInput.focus();
+  }
+
+  labels();
+  setNameError(null);
+  return { labels, setName, setNameError, setSubmit, setStatus, selectTab, drawBoard, focusName };
+}

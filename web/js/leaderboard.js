@@ -1,0 +1,395 @@
+// Daily scores on the page: the nickname, sending each scored daily result through the outbox, and the leaderboard panel.
+//
+// startLeaderboard({panel, storage}) once at boot; onDailyFinished(session, panel) when the scored daily ends.
+// Each daily result gets one submission id, made here and stored with it: every retry sends the same id,
+// so the server keeps one entry per game whatever happens to the network.
+
+import { todayUtc } from "./game.js";
+import { t } from "./i18n.js";
+import { createLeaderboardView, formatDay } from "./leaderboard-view.js";
+import { fetchBoard, showOfflineNote } from "./offline-board.js";
+import { answerFor, ENDPOINT, enqueue, flush, FLUSHED_MESSAGE, pending, SYNC_TAG } from "./score-queue.js";
+import { createStorage, previousDay } from "./storage.js";
+
+const NAME_MAX = 20;
+// The server's rule (netlify/functions/scores/submission.mjs), for instant feedback; the server decides.
+const NAME_PATTERN = /^(?:[\p{L}\p{Nd}]\p{M}*|[ \-_.'])+$/u;
+const RETRY_MS = [5_000, 15_000, 30_000, 60_000];
+const REFRESH_MS = 5_000;
+const RECORDS = "scores"; // storage record: {date: submission record}
+const BOARDS = "leaderboards"; // storage record: {date: {board, seenAt}}
+const REASONS = new Set(["invalid_name", "id_conflict", "date_out_of_window"]);
+const UNVERIFIED = new Set([
+  "invalid_replay", "engine_version", "not_daily", "date_mismatch", "not_standard", "unfinished", "score_mismatch",
+  "impossible_play",
+]);
+
+/** NFC, trimmed, runs of spaces collapsed; null when the server would refuse the name. */
+export function normalizeName(raw) {
+  const name = String(raw ?? "").normalize("NFC").trim().replace(/ {2,}/g, " ");
+  const length = [...name].length;
+  return length >= 1 && length <= NAME_MAX && NAME_PATTERN.test(name) ? name : null;
+}
+
+/** 128 random bits, base64url without padding: 22 characters. */
+export function newSubmissionId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+const submissionOf = (rec) => ({ id: rec.id, name: rec.name, date: rec.date, score: rec.score, replay: rec.replay });
+
+async function requestBackgroundSync() {
+  try {
+    const registration = await navigator.serviceWorker?.getRegistration();
+    await registration?.sync?.register(SYNC_TAG);
+  } catch {
+    // No Background Sync here (or not allowed): the page sends on load and on "online" instead.
+  }
+}
+
+function createLeaderboard({ panel, storage }) {
+  const home = { parent: panel.parentElement, next: panel.nextSibling };
+  let day = 0; // 0: today, 1: yesterday
+  let shown = { date: null, board: null, offline: false, seenAt: null };
+  let shownAt = 0;
+  let sending = false;
+  let lastFlush = null;
+  let notice = null;
+  let retryIndex = 0;
+  let retryTimer = null;
+
+  const view = createLeaderboardView(panel, { onSubmit: submit, onNameInput: checkTyping, onSelectDay: selectDay });
+
+  const dates = () => {
+    const today = todayUtc();
+    return [today, previousDay(today)];
+  };
+  const nickname = () => storage.settings().nickname ?? "";
+
+  // ---- Records: one per daily date, {date, id, score, won, duration_ms, wrong_slaps, replay, state, ...};
+  // state: "draft" (no name yet), "queued" (in the outbox), "sent" (2xx), "refused" (4xx, with error).
+
+  function records() {
+    const all = storage.record(RECORDS);
+    const keep = new Set(dates());
+    for (const date of Object.keys(all)) if (!keep.has(date)) delete all[date];
+    return all;
+  }
+  const recordFor = (date) => records()[date] ?? null;
+
+  function saveRecord(rec) {
+    const all = records();
+    all[rec.date] = rec;
+    storage.saveRecord(RECORDS, all);
+  }
+
+  /** The newest result waiting for a name: never sent, or refused for its name. */
+  function awaitingName() {
+    const waits = (rec) => rec && (rec.state === "draft" || (rec.state === "refused" && rec.error?.code === "invalid_name"));
+    return dates().map(recordFor).find(waits) ?? null;
+  }
+
+  function settle(rec, answer) {
+    if (answer.ok) {
+      const body = answer.body ?? {};
+      Object.assign(rec, { state: "sent", name: body.name ?? rec.name, rank: body.rank ?? null, total: body.total ?? null });
+      delete rec.replay;
+    } else {
+      const body = answer.body ?? {};
+      Object.assign(rec, { state: "refused", error: { status: answer.status, code: body.error ?? "", message: body.message ?? "" } });
+    }
+  }
+
+  /** Brings the records up to date with the outbox and the answers (which the service worker may have got). */
+  async function reconcile() {
+    const waiting = new Set((await pending()).map((submission) => submission.id));
+    const all = records();
+    let changed = false;
+    for (const rec of Object.values(all)) {
+      if (rec.state !== "queued" || waiting.has(rec.id)) continue;
+      const answer = await answerFor(rec.id);
+      if (answer && answer.answeredAt >= (rec.queuedAt ?? 0)) {
+        settle(rec, answer);
+        changed = true;
+      } else if (!answer && rec.replay) {
+        await enqueue(submissionOf(rec)); // lost from the outbox (cleared storage, a crash): same id again
+      }
+    }
+    if (changed) storage.saveRecord(RECORDS, all);
+  }
+
+  // ---- Sending
+
+  async function queue(rec, name) {
+    Object.assign(rec, { name, state: "queued", queuedAt: Date.now(), error: null });
+    saveRecord(rec);
+    await enqueue(submissionOf(rec));
+    requestBackgroundSync();
+    await sendNow();
+  }
+
+  function scheduleRetry() {
+    clearTimeout(retryTimer);
+    if (navigator.onLine === false) return; // the "online" event sends
+    retryTimer = setTimeout(sendNow, RETRY_MS[Math.min(retryIndex, RETRY_MS.length - 1)]);
+    retryIndex += 1;
+  }
+
+  async function sendNow() {
+    clearTimeout(retryTimer);
+    sending = true;
+    render();
+    let result;
+    try {
+      result = await flush();
+    } catch (error) {
+      console.warn("scores: the outbox could not be sent", error);
+      result = { settled: [], kept: 1, offline: false };
+    }
+    lastFlush = result;
+    sending = false;
+    await reconcile();
+    if (result.kept > 0) {
+      scheduleRetry();
+      requestBackgroundSync();
+    } else {
+      retryIndex = 0;
+    }
+    render();
+    await loadBoard();
+  }
+
+  async function submit(text) {
+    const name = normalizeName(text);
+    if (!name) {
+      view.setNameError(t(String(text ?? "").trim() ? "leaderboard.nameInvalid" : "leaderboard.nameEmpty"));
+      view.focusName();
+      return false;
+    }
+    view.setNameError(null);
+    storage.saveSettings({ nickname: name });
+    view.setName(name, { force: true });
+    const rec = awaitingName();
+    if (!rec) {
+      notice = t("leaderboard.nameSaved", { name });
+      render();
+      return true;
+    }
+    notice = null;
+    day = dates().indexOf(rec.date);
+    await queue(rec, name);
+    return true;
+  }
+
+  function checkTyping(text) {
+    notice = null;
+    const bad = String(text).trim() !== "" && normalizeName(text) === null;
+    view.setNameError(bad ? t("leaderboard.nameInvalid") : null);
+  }
+
+  // ---- The board
+
+  function keptBoard(date) {
+    return storage.record(BOARDS)[date] ?? null;
+  }
+
+  function keepBoard(date, board, seenAt) {
+    const all = storage.record(BOARDS);
+    const keep = new Set(dates());
+    for (const kept of Object.keys(all)) if (!keep.has(kept)) delete all[kept];
+    all[date] = { board, seenAt };
+    storage.saveRecord(BOARDS, all);
+  }
+
+  async function loadBoard() {
+    const date = dates()[day];
+    const rec = recordFor(date);
+    const params = new URLSearchParams({ date });
+    if (rec && rec.state !== "draft") params.set("id", rec.id);
+    let result;
+    try {
+      result = await fetchBoard(`${ENDPOINT}?${params}`);
+    } catch (error) {
+      console.warn("scores: leaderboard not loaded", error);
+      result = { board: null, offline: true, seenAt: null };
+    }
+    if (!result.offline) {
+      keepBoard(date, result.board, result.seenAt);
+    } else {
+      const kept = keptBoard(date); // the board of this day, not just the last one seen
+      result = { ...result, board: kept?.board ?? null, seenAt: kept?.seenAt ?? null };
+    }
+    if (dates()[day] !== date) return; // the player switched days meanwhile
+    shown = { date, board: result.board, offline: result.offline, seenAt: result.seenAt };
+    shownAt = Date.now();
+    showOfflineNote(panel, { offline: result.offline, seenAt: result.seenAt });
+    render();
+  }
+
+  function selectDay(index) {
+    if (index === day) return;
+    day = index;
+    notice = null;
+    render();
+    loadBoard();
+  }
+
+  // ---- Drawing
+
+  function reasonOf(error) {
+    const code = error?.code ?? "";
+    if (REASONS.has(code)) return t(`leaderboard.reason.${code}`);
+    if (UNVERIFIED.has(code)) return t("leaderboard.reason.unverified", { code });
+    return t("leaderboard.reason.other", { message: error?.message || `HTTP ${error?.status ?? "?"}` });
+  }
+
+  function sentStatus(rec, you) {
+    const rank = you?.rank ?? rec.rank;
+    const total = (shown.date === rec.date ? shown.board?.total : null) ?? rec.total;
+    return rank && total !== null && total !== undefined
+      ? [t("leaderboard.status.sent", { score: rec.score, rank, total }), "sent"]
+      : [t("leaderboard.status.sentNoRank", { score: rec.score }), "sent"];
+  }
+
+  function statusOf(date, rec) {
+    const you = shown.date === date ? shown.board?.you ?? null : null;
+    if (!rec) {
+      const waiting = awaitingName();
+      if (waiting) return [t("leaderboard.status.draft", { score: waiting.score }), "draft"];
+      if (date === dates()[0] && !storage.dailyRecord(date)) return [t("leaderboard.status.play"), ""];
+      return ["", ""];
+    }
+    const score = rec.score;
+    switch (rec.state) {
+      case "draft":
+        return [t("leaderboard.status.draft", { score }), "draft"];
+      case "queued":
+        if (you) return sentStatus(rec, you);
+        if (sending && navigator.onLine !== false) return [t("leaderboard.status.sending", { score }), "sending"];
+        if (navigator.onLine !== false && lastFlush && !lastFlush.offline) {
+          return [t("leaderboard.status.retrying", { score }), "queued"];
+        }
+        return [t("leaderboard.status.queued", { score }), "queued"];
+      case "sent":
+        return sentStatus(rec, you);
+      case "refused":
+        return [t("leaderboard.status.refused", { reason: reasonOf(rec.error) }), "refused"];
+      default:
+        return ["", ""];
+    }
+  }
+
+  function render() {
+    const date = dates()[day];
+    const rec = recordFor(date);
+    view.selectTab(day);
+    view.setSubmit({ mode: awaitingName() ? "send" : "save", busy: sending && rec?.state === "queued" });
+    const [text, state] = statusOf(date, rec);
+    view.setStatus(notice ?? text, notice ? "saved" : state);
+    const sameDay = shown.date === date;
+    const queued = rec?.state === "queued" ? rec : null;
+    let note = "";
+    if (!sameDay) note = t("leaderboard.loading");
+    else if (!shown.board) note = t("leaderboard.unavailable");
+    view.drawBoard({ date: formatDay(date), board: sameDay ? shown.board : null, queued, note });
+  }
+
+  // ---- Where the panel is: in the result of a scored daily, otherwise in the menu
+
+  function showInResult() {
+    document.querySelector("#result .result-actions")?.before(panel);
+  }
+
+  function goHome() {
+    if (panel.parentElement === home.parent) return;
+    const next = home.next?.parentNode === home.parent ? home.next : null;
+    home.parent.insertBefore(panel, next);
+  }
+
+  function watchPlacement() {
+    const result = document.getElementById("result");
+    const menu = document.getElementById("menu");
+    if (result) {
+      new MutationObserver(() => result.hidden && goHome()).observe(result, { attributes: true, attributeFilter: ["hidden"] });
+    }
+    if (menu) {
+      new MutationObserver(() => {
+        if (menu.hidden) return;
+        goHome();
+        render();
+        if (Date.now() - shownAt > REFRESH_MS) loadBoard();
+      }).observe(menu, { attributes: true, attributeFilter: ["hidden"] });
+    }
+  }
+
+  // ---- Entry points
+
+  async function dailyFinished(session) {
+    const final = session.view;
+    const date = final.date;
+    let rec = recordFor(date);
+    if (!rec) {
+      rec = {
+        date, id: newSubmissionId(), score: final.result.score, won: final.result.won,
+        duration_ms: final.result.duration_ms, wrong_slaps: final.wrong_slaps,
+        replay: JSON.parse(session.replay()), state: "draft", finishedAt: Date.now(),
+      };
+      saveRecord(rec);
+    }
+    day = Math.max(0, dates().indexOf(date));
+    notice = null;
+    showInResult();
+    const name = normalizeName(nickname());
+    if (rec.state === "draft" && name) {
+      await queue(rec, name);
+    } else {
+      render();
+      await loadBoard();
+    }
+  }
+
+  function start() {
+    panel.hidden = false;
+    view.setName(nickname(), { force: true });
+    render();
+    watchPlacement();
+    window.addEventListener("online", () => sendNow());
+    window.addEventListener("offline", () => {
+      render();
+      loadBoard();
+    });
+    // A language switch sets <html lang>: redraw every text in the new language.
+    new MutationObserver(() => {
+      view.labels();
+      render();
+    }).observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });
+    navigator.serviceWorker?.addEventListener("message", (event) => {
+      if (event.data?.type === FLUSHED_MESSAGE) reconcile().then(render).then(loadBoard);
+    });
+    // On load: whatever waits in the outbox goes now.
+    reconcile().then(sendNow).catch((error) => console.warn("scores:", error));
+  }
+
+  return { start, dailyFinished, refresh: () => loadBoard(), relabel: () => (view.labels(), render()) };
+}
+
+let leaderboard = null;
+
+/** Builds the panel, sends whatever waits in the outbox and listens for the network coming back. */
+export function startLeaderboard({ panel, storage = createStorage() }) {
+  if (!leaderboard) {
+    leaderboard = createLeaderboard({ panel, storage });
+    leaderboard.start();
+  }
+  return leaderboard;
+}
+
+/**
+ * Called once when a scored daily game ends, without being awaited.
+ * session.replay() returns the engine's replay record (JSON text); session.view is the final view;
+ * panel is the menu's #leaderboard element.
+ */
+export async function onDailyFinished(session, panel) {
+  return startLeaderboard({ panel }).dailyFinished(session);
+}

@@ -1,0 +1,294 @@
+// Loads Pyodide, micropip and the engine wheel, reporting progress per phase; resolves to the ewar.bridge module.
+
+export const PHASES = ["runtime", "micropip", "engine"];
+
+// Share of the bar each phase fills on each path (roughly its share of the bytes and time of a cold load).
+// The snapshot path has no package installer: its engine phase is the snapshot's download and restore, which
+// run alongside the runtime's download.
+const PATH_SHARES = {
+  micropip: { runtime: 0.8, micropip: 0.08, engine: 0.12 },
+  snapshot: { runtime: 0.6, engine: 0.4 },
+};
+// Within the runtime phase, the files Pyodide fetches, by their share of the phase.
+const RUNTIME_FILES = [
+  ["pyodide.asm.mjs", 0.12],
+  ["pyodide.asm.wasm", 0.55],
+  ["python_stdlib.zip", 0.2],
+  ["pyodide-lock.json", 0.03],
+];
+const RUNTIME_READY_SHARE = 0.1;
+
+/** A loading failure with a catalog key for the message shown to the player. */
+export class LoadError extends Error {
+  constructor(key, params = {}, cause = undefined) {
+    super(`${key} ${JSON.stringify(params)}${cause ? `: ${cause.message ?? cause}` : ""}`);
+    this.key = key;
+    this.params = params;
+    this.cause = cause;
+  }
+}
+
+function pageUrl(path) {
+  return new URL(path, document.baseURI).href;
+}
+
+function checkBrowser() {
+  const ok = typeof WebAssembly === "object" && typeof WebAssembly.instantiateStreaming === "function"
+    && typeof BigInt === "function" && typeof globalThis.structuredClone === "function";
+  if (!ok) throw new LoadError("loading.errorOldBrowser");
+}
+
+async function fetchJson(path) {
+  let response;
+  try {
+    response = await fetch(pageUrl(path), { cache: "no-cache" });
+  } catch (error) {
+    throw new LoadError("loading.errorMissing", { file: path }, error);
+  }
+  if (!response.ok) throw new LoadError("loading.errorMissing", { file: path });
+  return response.json();
+}
+
+/**
+ * Reports progress as (phase, fraction of that phase, fraction of the whole bar). Phases may progress side by
+ * side (the snapshot downloads while the runtime does): the phase reported is the first one not yet complete.
+ */
+function progressReporter(onProgress, shares) {
+  const phases = Object.keys(shares);
+  const done = Object.fromEntries(phases.map((phase) => [phase, 0]));
+  return (phase, fraction) => {
+    done[phase] = Math.max(done[phase], Math.min(1, Math.max(0, fraction)));
+    const current = phases.find((name) => done[name] < 1) ?? phases[phases.length - 1];
+    const total = phases.reduce((sum, name) => sum + shares[name] * done[name], 0);
+    onProgress?.(current, done[current], total);
+  };
+}
+
+/** Moves the runtime phase forward as each of Pyodide's own files finishes downloading. */
+function watchRuntimeFiles(report) {
+  const seen = new Set();
+  const update = (entries) => {
+    for (const entry of entries) {
+      const file = RUNTIME_FILES.find(([name]) => entry.name.endsWith(`/${name}`));
+      if (file) seen.add(file[0]);
+    }
+    const done = RUNTIME_FILES.reduce((sum, [name, share]) => sum + (seen.has(name) ? share : 0), 0);
+    report("runtime", done);
+  };
+  if (typeof PerformanceObserver !== "function") return () => {};
+  const observer = new PerformanceObserver((list) => update(list.getEntries()));
+  observer.observe({ type: "resource", buffered: true });
+  return () => observer.disconnect();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fast path: a Pyodide memory snapshot made at build time (tools/page_snapshot.mjs, build step page_snapshot)
+// with every ewar module already imported. build-info.json names it ("snapshot": file, size, sha256,
+// pyodide_version, engine_version); it is used only when it matches this runtime and this build, and any failure
+// falls back to the micropip path. The policy (when it is worth its ~6 MB) is in chooseSnapshot().
+
+const LOAD_CHOICES = ["auto", "snapshot", "micropip"];
+const LOAD_SETTING = "ewar.load";
+
+function readSetting(key) {
+  try {
+    return globalThis.localStorage?.getItem(key) ?? null;
+  } catch {
+    return null; // storage blocked
+  }
+}
+
+/** "auto", unless ?load=snapshot|micropip or localStorage "ewar.load" forces a path (tests, benchmarks). */
+function requestedPath() {
+  const asked = new URLSearchParams(location.search).get("load") ?? readSetting(LOAD_SETTING);
+  return LOAD_CHOICES.includes(asked) ? asked : "auto";
+}
+
+/**
+ * The snapshot's response if the service worker's cache holds it, else null. (The HTTP cache cannot be asked
+ * quietly: fetch's only-if-cached logs a network error on every miss; without a worker the choice below
+ * stands, and a snapshot fetched before comes from the HTTP cache anyway.)
+ */
+async function cachedSnapshot(url) {
+  try {
+    const hit = await globalThis.caches?.match(url);
+    return hit?.ok ? hit : null;
+  } catch {
+    return null; // no Cache Storage here (an insecure context)
+  }
+}
+
+/** A connection the browser itself calls slow or metered (Network Information API, where there is one). */
+function slowConnection() {
+  const connection = navigator.connection;
+  if (!connection) return false;
+  return connection.saveData === true || ["slow-2g", "2g", "3g"].includes(connection.effectiveType);
+}
+
+/**
+ * {use, cached, reason}. The snapshot wins whenever it is already in a cache (repeat visits, offline) and on a
+ * first visit over a fast connection; on a connection the browser reports as slow or metered its extra ~6 MB cost
+ * more than the ~2-4 s of Python start-up it saves, so a first visit there takes the micropip path (measured in
+ * benchmarks/bench_page.py; the reasoning is in the performance notes).
+ */
+async function chooseSnapshot(buildInfo) {
+  const snapshot = buildInfo.snapshot;
+  if (!snapshot?.file) return { use: false, reason: "no snapshot in this build" };
+  const asked = requestedPath();
+  if (asked === "micropip") return { use: false, reason: "micropip asked for" };
+  if (snapshot.encoding === "gzip" && typeof DecompressionStream !== "function") {
+    return { use: false, reason: "no DecompressionStream in this browser" };
+  }
+  const cached = await cachedSnapshot(pageUrl(snapshot.file));
+  if (asked === "snapshot") return { use: true, cached, reason: "snapshot asked for" };
+  if (cached) return { use: true, cached, reason: "snapshot cached" };
+  if (slowConnection()) return { use: false, reason: "slow connection, snapshot not cached" };
+  return { use: true, cached: null, reason: "fast connection" };
+}
+
+function hex(buffer) {
+  return Array.from(new Uint8Array(buffer), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** Without WebCrypto (an insecure context) gzip's CRC-32 and the exact size still catch a damaged file. */
+async function checkDigest(bytes, expected) {
+  if (!globalThis.crypto?.subtle) return;
+  const actual = hex(await crypto.subtle.digest("SHA-256", bytes));
+  if (actual !== expected) throw new Error(`sha256 ${actual.slice(0, 12)}… is not build-info's`);
+}
+
+/** The snapshot's bytes, inflated into one buffer of the size build-info gives, checked against its sha256. */
+async function snapshotBytes(url, snapshot, cached, onFraction, signal) {
+  const response = cached ?? (await fetch(url, { signal }));
+  if (!response.ok || !response.body) throw new Error(`${snapshot.file}: HTTP ${response.status}`);
+  // A host that sends the .gz with Content-Encoding: gzip has it inflated by the browser already.
+  const inflated = snapshot.encoding !== "gzip" || /gzip/i.test(response.headers.get("content-encoding") ?? "");
+  const stream = inflated ? response.body : response.body.pipeThrough(new DecompressionStream("gzip"));
+  const bytes = new Uint8Array(snapshot.size);
+  const reader = stream.getReader();
+  let filled = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (filled + value.length > bytes.length) throw new Error(`${snapshot.file} is larger than build-info says`);
+    bytes.set(value, filled);
+    filled += value.length;
+    onFraction(filled / bytes.length);
+  }
+  if (filled !== bytes.length) throw new Error(`${snapshot.file} is smaller than build-info says`);
+  await checkDigest(bytes, snapshot.sha256);
+  return bytes;
+}
+
+/** The snapshot fixes Python's random state at build time; the engine does not use it, but nothing should. */
+const RESEED = "import sys\nif 'random' in sys.modules: sys.modules['random'].seed()";
+
+/** Resolves to the same shape as loadWithMicropip, or to {failed: reason} to fall back to it. */
+async function loadFromSnapshot(buildInfo, report, cached) {
+  const snapshot = buildInfo.snapshot;
+  const aborter = new AbortController();
+  report("runtime", 0);
+  report("engine", 0);
+  const bytes = snapshotBytes(pageUrl(snapshot.file), snapshot, cached, (f) => report("engine", 0.7 * f),
+    aborter.signal).then((ready) => {
+    report("engine", 0.75);
+    return ready;
+  });
+  bytes.catch(() => {}); // awaited by loadPyodide; a failure before that is handled below, not unhandled
+  const stopWatching = watchRuntimeFiles(report);
+  try {
+    const { loadPyodide, version } = await importPyodide();
+    if (version !== snapshot.pyodide_version || snapshot.engine_version !== buildInfo.engine_version) {
+      throw new Error(`made for Pyodide ${snapshot.pyodide_version} and engine ${snapshot.engine_version}`);
+    }
+    // The runtime's files download while the snapshot does: loadPyodide awaits it only to instantiate.
+    const pyodide = await loadPyodide({ indexURL: pageUrl("pyodide/"), _loadSnapshot: bytes });
+    report("runtime", 1);
+    report("engine", 0.95);
+    const bridge = pyodide.pyimport("ewar.bridge"); // already in sys.modules: the snapshot's files are not
+    if (String(bridge.ENGINE_VERSION) !== buildInfo.engine_version) {
+      throw new Error(`the restored engine is ${bridge.ENGINE_VERSION}`);
+    }
+    pyodide.runPython(RESEED);
+    report("engine", 1);
+    return { pyodide, bridge, buildInfo, path: "snapshot" };
+  } catch (error) {
+    aborter.abort();
+    return { failed: error?.message ?? String(error) };
+  } finally {
+    stopWatching();
+  }
+}
+// ---------------------------------------------------------------------------------------------
+
+async function importPyodide() {
+  try {
+    return await import(pageUrl("pyodide/pyodide.mjs"));
+  } catch (error) {
+    throw new LoadError("loading.errorMissing", { file: "pyodide/pyodide.mjs" }, error);
+  }
+}
+
+async function step(key, params, action) {
+  try {
+    return await action();
+  } catch (error) {
+    if (error instanceof LoadError) throw error;
+    throw new LoadError(key, params, error);
+  }
+}
+
+async function loadWithMicropip(buildInfo, report) {
+  report("runtime", 0);
+  const stopWatching = watchRuntimeFiles(report);
+  const { loadPyodide } = await importPyodide();
+  const pyodide = await step("loading.errorMissing", { file: "pyodide/" }, () =>
+    loadPyodide({ indexURL: pageUrl("pyodide/") }));
+  stopWatching();
+  report("runtime", 1);
+
+  report("micropip", 0);
+  // By URL: the PyPI wheel's hash differs from the one in Pyodide's lock file.
+  await step("loading.errorMissing", { file: buildInfo.micropip_wheel }, () =>
+    pyodide.loadPackage(pageUrl(buildInfo.micropip_wheel), { messageCallback: () => {} }));
+  report("micropip", 1);
+
+  report("engine", 0);
+  const micropip = pyodide.pyimport("micropip");
+  await step("loading.errorMissing", { file: buildInfo.engine_wheel }, () =>
+    micropip.install(pageUrl(buildInfo.engine_wheel)));
+  micropip.destroy();
+  report("engine", 0.8);
+  const bridge = pyodide.pyimport("ewar.bridge");
+  report("engine", 1);
+  return { pyodide, bridge, buildInfo, path: "micropip" };
+}
+
+/** Marks the load's end for tools (performance.getEntriesByName("ewar:engine-ready")) and says why. */
+function markReady(engine) {
+  performance.mark("ewar:engine-ready", { detail: { path: engine.path, reason: engine.reason } });
+  console.info(`ewar: engine loaded via ${engine.path} (${engine.reason})`);
+  return engine;
+}
+
+/**
+ * Resolves to {pyodide, bridge, buildInfo, path: "snapshot"|"micropip", reason}; rejects with a LoadError.
+ * onProgress(phase, phaseFraction, total); onPath(path, phases) says which phases this load goes through (the
+ * snapshot path has no "micropip" phase; it is called again if the snapshot fails and micropip takes over).
+ */
+export async function loadEngine({ onProgress, onPath } = {}) {
+  checkBrowser();
+  const buildInfo = await fetchJson("build-info.json");
+  const choice = await chooseSnapshot(buildInfo);
+  let reason = choice.reason;
+  if (choice.use) {
+    onPath?.("snapshot", Object.keys(PATH_SHARES.snapshot));
+    const fast = await loadFromSnapshot(buildInfo, progressReporter(onProgress, PATH_SHARES.snapshot), choice.cached);
+    if (!fast.failed) return markReady({ ...fast, reason });
+    console.warn(`ewar: memory snapshot not used (${fast.failed}); loading with micropip`);
+    reason = `snapshot failed: ${fast.failed}`;
+  }
+  onPath?.("micropip", PHASES);
+  const engine = await loadWithMicropip(buildInfo, progressReporter(onProgress, PATH_SHARES.micropip));
+  return markReady({ ...engine, reason });
+}
