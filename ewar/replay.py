@@ -85,10 +85,13 @@ class Replay:
     def game(self) -> Game:
         """A new game with this record's seed and settings, before any action."""
         try:
-            return Game(self.seed, mode=self.mode, speed=self.speed, lenient=self.lenient,
+            game = Game(self.seed, mode=self.mode, speed=self.speed, lenient=self.lenient,
                         date=self.date)
         except EwarError as error:
             raise ReplayError(str(error)) from None
+        if game.seed != self.seed:
+            raise ReplayError(f"seed {self.seed} is not the daily deal of {self.date}")
+        return game
 
     def play(self, *, to_end: bool = True) -> Game:
         """Rebuild the game by applying every action; with ``to_end``, then let the
