@@ -1,0 +1,504 @@
+"""The daily leaderboard on the page: a finished daily goes to the scores function under the
+player's name and shows up highlighted; played offline it waits in the outbox and is sent once
+back online, exactly once; bad names are caught before anything is sent; names are text, never HTML.
+
+A daily game at normal speed is long, so the driver below plays today's deal the quick way a real
+player could: it flips at once, waits 150 ms (more than the function's 100 ms bound) before slapping
+a Double or Sandwich, and once it has won a pile (or after 20 s) slaps wrongly while the game waits
+for it, until it is out of cards and eliminated -- a finished daily game with a small, real score.
+Its keys go through the page's own input module (keydown events, stamped with the page's clock)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+from pagedriver import wait_ready
+
+ROOT = Path(__file__).resolve().parents[2]
+SEND_MS = 60_000  # the first verification in a fresh function instance loads Pyodide
+ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{22,64}$")
+YOU = "[data-testid=leaderboard-you]"
+STATUS = "[data-testid=leaderboard-status]"
+
+PLAY_DAILY_QUICKLY = """
+async ({ budgetMs, reactionMs }) => {
+  const rank = (card) => card.slice(0, -1);
+  const pattern = (top) => {
+    const n = top.length;
+    return (n >= 2 && rank(top[n - 1]) === rank(top[n - 2])) || (n >= 3 && rank(top[n - 1]) === rank(top[n - 3]));
+  };
+  const press = (key) => document.body.dispatchEvent(
+    new KeyboardEvent("keydown", { key, code: key === " " ? "Space" : key, bubbles: true }));
+  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+  const started = performance.now();
+  let seen = null;
+  let seenAt = 0;
+  for (;;) {
+    await frame();
+    let view = window.ewar.view();
+    if (view.over) return view;
+    const key = JSON.stringify(view.pile);
+    const enough = view.piles_slapped >= 1 || performance.now() - started > budgetMs;
+    if (pattern(view.pile.top)) {
+      if (seen !== key && seen !== `slapped:${key}`) {
+        seen = key;
+        seenAt = performance.now();
+      } else if (seen === key && !enough && performance.now() - seenAt >= reactionMs) {
+        press(" ");
+        seen = `slapped:${key}`;
+      }
+      continue;
+    }
+    // Nothing moves while the game waits for you: burn every card with wrong slaps, then one more.
+    if (enough && (view.your_turn || view.seats[0].status === "out")) {
+      for (let i = 0; i < 60 && !view.over && !pattern(view.pile.top); i += 1) {
+        press(" ");
+        view = window.ewar.view();
+      }
+      continue;
+    }
+    if (view.your_turn) press("Enter");
+  }
+}
+"""
+
+SCORE_QUEUE = "import('./js/score-queue.js')"
+
+
+def unique_name(prefix: str) -> str:
+    return f"{prefix} {random.randrange(10_000):04d}"
+
+
+def api_board(server_url: str, date: str, submission_id: str | None = None) -> dict:
+    """GET the scores function directly, as anyone could."""
+    query = {"date": date} | ({"id": submission_id} if submission_id else {})
+    url = urllib.parse.urljoin(server_url, "api/scores?" + urllib.parse.urlencode(query))
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def posts_to_scores(page) -> list:
+    """Every POST the page makes to /api/scores, as they happen (through its service worker or not)."""
+    seen: list = []
+    page.context.on(
+        "request",
+        lambda r: seen.append(r) if r.method == "POST" and r.url.endswith("/api/scores") else None,
+    )
+    return seen
+
+
+def open_game(page) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto("/")
+    wait_ready(page)
+
+
+def save_name(page, name: str) -> None:
+    """In the menu, before playing: the name is remembered for the daily's end."""
+    page.fill("[data-testid=name-input]", name)
+    page.click("[data-testid=submit-score]")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=leaderboard-status]').dataset.state === 'saved'"
+    )
+
+
+def finish_daily(page) -> dict:
+    """Today's scored daily, played to its end from the menu; the final view."""
+    page.click("[data-testid=mode-daily]")
+    page.click("[data-testid=start]")
+    page.wait_for_function("document.body.dataset.state === 'playing'")
+    first = page.evaluate("window.ewar.view()")
+    assert first["mode"] == "daily", first
+    view = page.evaluate(PLAY_DAILY_QUICKLY, {"budgetMs": 20_000, "reactionMs": 150})
+    page.wait_for_function("document.body.dataset.state === 'over'")
+    assert view["over"] and view["result"] is not None
+    return view
+
+
+def stored_record(page, date: str) -> dict | None:
+    return page.evaluate(
+        f"JSON.parse(localStorage.getItem('ewar.scores') || '{{}}')['{date}'] ?? null"
+    )
+
+
+def clock_text(ms: int) -> str:
+    seconds = ms // 1000
+    return f"{seconds // 60:02d}:{seconds % 60:02d}"
+
+
+def check_your_row(page, view: dict, name: str) -> None:
+    """Your row: highlighted, your name as plain text, the engine's score, time and wrong slaps."""
+    row = page.locator(YOU)
+    assert row.count() == 1
+    assert "you" in (row.get_attribute("class") or "").split()
+    assert row.locator(".lb-name-text").text_content() == name
+    cells = row.locator("td")
+    assert int(re.sub(r"\D", "", cells.nth(1).inner_text())) == view["result"]["score"]
+    assert cells.nth(2).inner_text() == clock_text(view["result"]["duration_ms"])
+    assert int(cells.nth(3).inner_text()) == view["wrong_slaps"]
+
+
+def test_a_finished_daily_is_sent_and_you_are_on_the_board(
+    page, server_url: str, tmp_path: Path
+) -> None:
+    posts = posts_to_scores(page)
+    open_game(page)
+    view = finish_daily(page)
+    date, score = view["date"], view["result"]["score"]
+
+    # The result screen holds the leaderboard panel; without a name nothing was sent.
+    assert page.locator("#result [data-testid=leaderboard]").is_visible()
+    assert "send your score" in page.inner_text(STATUS)
+    assert posts == []
+    record = stored_record(page, date)
+    assert record["state"] == "draft" and ID_PATTERN.match(record["id"]), record
+
+    name = unique_name("Zoë O'Neil")  # an apostrophe and a non-ASCII letter, both allowed
+    page.fill("[data-testid=name-input]", name)
+    page.keyboard.press("Enter")  # Enter in the field sends (and does not deal a new game)
+    page.wait_for_selector(f"{YOU}[data-state=sent]", timeout=SEND_MS)
+    assert page.evaluate("document.body.dataset.state") == "over"
+    check_your_row(page, view, name)
+    page.screenshot(path=str(tmp_path / "leaderboard-result.png"))
+
+    # What went out: the client-made id, the name, the engine's score and its own replay record.
+    assert len(posts) == 1
+    sent = posts[0].post_data_json
+    assert set(sent) == {"id", "name", "date", "score", "replay"}
+    assert sent["id"] == record["id"] and sent["name"] == name and sent["date"] == date
+    assert sent["score"] == score
+    assert sent["replay"] == json.loads(page.evaluate("window.ewar.replay()"))
+
+    board = api_board(server_url, date, record["id"])
+    assert board["you"]["name"] == name and board["you"]["score"] == score
+    assert [entry["name"] for entry in board["entries"]].count(name) == 1
+    rank = board["you"]["rank"]
+    assert f"#{rank} of" in page.inner_text(STATUS)
+
+    # Next visit: the name is remembered, the menu's board still highlights you, nothing is sent again.
+    page.reload()
+    wait_ready(page)
+    assert page.input_value("[data-testid=name-input]") == name
+    page.wait_for_selector(f"#menu {YOU}[data-state=sent]")
+    check_your_row(page, view, name)
+    page.wait_for_timeout(500)
+    assert len(posts) == 1
+    assert page.evaluate("window.ewar.missingKeys()") == []
+
+
+def test_a_daily_finished_offline_waits_then_goes_out_exactly_once(
+    context, page, server_url: str, tmp_path: Path
+) -> None:
+    posts = posts_to_scores(page)
+    open_game(page)
+    name = unique_name("Offline")
+    save_name(page, name)
+    page.wait_for_selector(
+        "[data-testid=leaderboard] table"
+    )  # today's board seen once, so it is kept
+
+    context.set_offline(True)
+    view = finish_daily(page)
+    date = view["date"]
+    page.wait_for_selector(f"{YOU}[data-state=queued]")
+    assert "waiting to be sent" in page.inner_text(STATUS)
+    assert "waiting to be sent" in page.inner_text(YOU)
+    assert page.locator("[data-testid=leaderboard-offline]").is_visible()
+    waiting = page.evaluate(f"{SCORE_QUEUE}.then((q) => q.pending())")
+    record = stored_record(page, date)
+    assert [entry["id"] for entry in waiting] == [record["id"]]
+    assert record["name"] == name and record["state"] == "queued"
+    assert not any(entry["name"] == name for entry in api_board(server_url, date)["entries"])
+    page.screenshot(path=str(tmp_path / "leaderboard-offline.png"))
+
+    context.set_offline(False)  # the page hears "online" and sends the outbox
+    page.wait_for_selector(f"{YOU}[data-state=sent]", timeout=SEND_MS)
+    check_your_row(page, view, name)
+    assert page.locator("[data-testid=leaderboard-offline]").count() == 0
+    assert page.evaluate(f"{SCORE_QUEUE}.then((q) => q.pending())") == []
+
+    # Sending the same game again (a retry after a lost answer) is answered, never added twice.
+    again = page.evaluate(
+        f"""async (record) => {{
+          const q = await {SCORE_QUEUE};
+          await q.enqueue({{ id: record.id, name: record.name, date: record.date, score: record.score,
+                            replay: JSON.parse(window.ewar.replay()) }});
+          await q.flush();
+          return q.answerFor(record.id);
+        }}""",
+        record,
+    )
+    assert again["status"] == 200 and again["body"]["repeated"] is True, again
+    assert {request.post_data_json["id"] for request in posts} == {record["id"]}
+    board = api_board(server_url, date, record["id"])
+    assert [entry["name"] for entry in board["entries"]].count(name) == 1
+    assert board["you"]["name"] == name
+
+
+def test_a_busy_server_keeps_the_score_and_it_is_sent_again_with_the_same_id(
+    page, server_url: str
+) -> None:
+    server = {"busy": True, "refused": 0}
+
+    def busy_until_told(route) -> None:
+        if route.request.method == "POST" and server["busy"]:
+            server["refused"] += 1
+            route.fulfill(
+                status=503,
+                headers={"Retry-After": "2", "Cache-Control": "no-store"},
+                json={"error": "busy", "message": "The leaderboard is busy; send it again."},
+            )
+        else:
+            route.continue_()
+
+    posts = posts_to_scores(page)
+    page.context.route("**/api/scores", busy_until_told)
+    open_game(page)
+    name = unique_name("Retry")
+    save_name(page, name)
+    view = finish_daily(page)
+    page.wait_for_selector(f"{YOU}[data-state=queued]")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=leaderboard-status]').textContent.includes('busy')"
+    )
+    assert "waiting to be sent" in page.inner_text(STATUS)
+
+    server["busy"] = False  # the page tries again by itself, a few seconds later
+    page.wait_for_selector(f"{YOU}[data-state=sent]", timeout=SEND_MS)
+    check_your_row(page, view, name)
+    ids = [request.post_data_json["id"] for request in posts]
+    assert len(ids) == server["refused"] + 1 and len(set(ids)) == 1, ids
+    board = api_board(server_url, view["date"])
+    assert [entry["name"] for entry in board["entries"]].count(name) == 1
+
+
+def test_a_bad_name_gets_a_clear_error_and_nothing_is_sent(
+    page, server_url: str, tmp_path: Path
+) -> None:
+    posts = posts_to_scores(page)
+    open_game(page)
+    view = finish_daily(page)
+    field = "[data-testid=name-input]"
+    error = "[data-testid=name-error]"
+
+    for bad in ["<b>x</b>", "a" * 21, "tab\there", "semi;colon"]:
+        page.fill(field, bad)
+        assert page.get_attribute(field, "aria-invalid") == "true"  # as soon as it is typed
+        page.click("[data-testid=submit-score]")
+        assert "can't be used" in page.inner_text(error), bad
+    page.fill(field, "   ")
+    page.click("[data-testid=submit-score]")
+    assert "Enter a name first" in page.inner_text(error)
+    page.wait_for_timeout(300)
+    assert posts == []
+    assert stored_record(page, view["date"])["state"] == "draft"
+    assert page.evaluate(f"{SCORE_QUEUE}.then((q) => q.pending())") == []
+    page.screenshot(path=str(tmp_path / "leaderboard-bad-name.png"))
+
+    # The server decides: a name it refuses (4xx) is dropped from the outbox and the reason is shown.
+    def refuse(route) -> None:
+        route.fulfill(
+            status=400,
+            headers={"Cache-Control": "no-store"},
+            json={"error": "invalid_name", "message": "Names are 1 to 20 letters."},
+        )
+
+    page.context.route(
+        "**/api/scores",
+        lambda route: refuse(route) if route.request.method == "POST" else route.continue_(),
+    )
+    page.fill(field, unique_name("Refused"))
+    page.click("[data-testid=submit-score]")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=leaderboard-status]').dataset.state === 'refused'"
+    )
+    assert "that name is not allowed" in page.inner_text(STATUS)
+    assert page.evaluate(f"{SCORE_QUEUE}.then((q) => q.pending())") == []
+    refused_id = posts[-1].post_data_json["id"]
+
+    # Another name goes out with the same id: still one game, one entry.
+    page.context.unroute("**/api/scores")
+    name = unique_name("Fixed")
+    page.fill(field, name)
+    page.click("[data-testid=submit-score]")
+    page.wait_for_selector(f"{YOU}[data-state=sent]", timeout=SEND_MS)
+    assert posts[-1].post_data_json["id"] == refused_id
+    board = api_board(server_url, view["date"], refused_id)
+    assert board["you"]["name"] == name
+
+
+def test_names_are_drawn_as_text_never_as_html(page) -> None:
+    """Even a board answer carrying markup (the server never stores it) is shown as plain text."""
+    nasty = '<img src=x onerror="window.pwned=1"><b>x</b>'
+    board = {
+        "date": "",
+        "entries": [
+            {
+                "rank": 1,
+                "name": nasty,
+                "score": 1500,
+                "duration_ms": 83_000,
+                "wrong_slaps": 2,
+                "won": True,
+            },
+            {
+                "rank": 2,
+                "name": "D'Artagnan & co",
+                "score": 900,
+                "duration_ms": 601_000,
+                "wrong_slaps": 0,
+                "won": True,
+            },
+        ],
+        "total": 2,
+        "you": None,
+    }
+    page.context.route(re.compile(r"/api/scores\?"), lambda route: route.fulfill(json=board))
+    open_game(page)
+    rows = page.locator("[data-testid=leaderboard-row]")
+    rows.first.wait_for()
+    assert rows.count() == 2
+    assert rows.nth(0).locator(".lb-name-text").text_content() == nasty
+    assert rows.nth(1).locator(".lb-name-text").text_content() == "D'Artagnan & co"
+    assert page.locator("[data-testid=leaderboard] img, [data-testid=leaderboard] b").count() == 0
+    assert page.evaluate("window.pwned") is None
+    assert rows.nth(0).locator("td").nth(2).inner_text() == "01:23"
+    assert rows.nth(1).locator("td").nth(2).inner_text() == "10:01"
+
+
+NAMES = [
+    "Ada",
+    "  Ada   Lovelace ",
+    "Zoë O'Neil",
+    "e\u0301lan",
+    "山田太郎",
+    "محمد",
+    "x" * 20,
+    "x" * 21,
+    "",
+    "   ",
+    "<b>x</b>",
+    "a;b",
+    "a\tb",
+    "a\u200bb",
+    "٣٤٥",
+    "Jean-Luc_2.0",
+    "emoji 😀",
+    "ǅ",
+    "a\u0000b",
+]
+
+
+def test_the_page_checks_names_with_the_servers_rule(page) -> None:
+    open_game(page)
+    on_page = page.evaluate(
+        "(names) => import('./js/leaderboard.js').then((m) => names.map(m.normalizeName))", NAMES
+    )
+    script = (
+        "import { normalizeName } from './netlify/functions/scores/submission.mjs';"
+        f"console.log(JSON.stringify({json.dumps(NAMES)}.map(normalizeName)));"
+    )
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert on_page == json.loads(done.stdout)
+    ids = page.evaluate(
+        "import('./js/leaderboard.js').then((m) => [1, 2, 3].map(() => m.newSubmissionId()))"
+    )
+    assert len(set(ids)) == 3 and all(ID_PATTERN.match(i) for i in ids)
+
+
+def test_your_rank_shows_even_outside_the_top_50(page) -> None:
+    entries = [
+        {
+            "rank": r,
+            "name": f"Player {r}",
+            "score": 2000 - r,
+            "duration_ms": 60_000 + r,
+            "wrong_slaps": 0,
+            "won": True,
+        }
+        for r in range(1, 51)
+    ]
+    you = {
+        "rank": 75,
+        "name": "Me",
+        "score": 1900,
+        "duration_ms": 99_000,
+        "wrong_slaps": 3,
+        "won": True,
+        "you": True,
+        "id": "x" * 22,
+    }
+    board = {"date": "", "entries": entries, "total": 120, "you": you}
+    page.context.route(re.compile(r"/api/scores\?"), lambda route: route.fulfill(json=board))
+    open_game(page)
+    page.wait_for_selector(YOU)
+    assert page.locator("[data-testid=leaderboard-row]").count() == 50
+    row = page.locator(YOU)
+    assert row.locator("td").first.inner_text() == "75"
+    assert row.locator(".lb-name-text").text_content() == "Me"
+    assert "120 players" in page.inner_text("[data-testid=leaderboard] caption")
+
+
+SYNC_EVENT = """
+async ({ tag }) => {
+  window.clients = { matchAll: async () => [] };  // a page standing in for the service worker's global
+  const { handleSync } = await import("./js/sw-scores-sync.js");
+  let work = null;
+  const handled = handleSync({ tag, waitUntil: (promise) => { work = promise; } });
+  if (!work) return { handled, outcome: null };
+  try {
+    return { handled, outcome: "sent", result: await work };
+  } catch (error) {
+    return { handled, outcome: "retry later", message: String(error.message) };
+  }
+}
+"""
+
+
+def test_the_service_worker_sync_handler_sends_the_outbox(context, page) -> None:
+    """handleSync(event) for "ewar-scores": sends what waits, and fails (so the browser retries) while offline."""
+    open_game(page)
+    submission = {
+        "id": "sync-test-" + "a" * 16,
+        "name": "Sync",
+        "date": "2000-01-01",
+        "score": 0,
+        "replay": {"format": 1},
+    }
+    page.evaluate(f"(s) => {SCORE_QUEUE}.then((q) => q.enqueue(s))", submission)
+    assert page.evaluate(SYNC_EVENT, {"tag": "something-else"}) == {
+        "handled": False,
+        "outcome": None,
+    }
+
+    context.set_offline(True)
+    offline = page.evaluate(SYNC_EVENT, {"tag": "ewar-scores"})
+    assert offline["handled"] and offline["outcome"] == "retry later", offline
+    assert len(page.evaluate(f"{SCORE_QUEUE}.then((q) => q.pending())")) == 1
+
+    context.set_offline(
+        False
+    )  # the page itself sends on "online": wait for that, then queue another
+    page.wait_for_function(f"{SCORE_QUEUE}.then((q) => q.pending()).then((p) => p.length === 0)")
+    later = dict(submission, id="sync-test-" + "b" * 16)
+    page.evaluate(f"(s) => {SCORE_QUEUE}.then((q) => q.enqueue(s))", later)
+    online = page.evaluate(SYNC_EVENT, {"tag": "ewar-scores"})
+    assert online["outcome"] == "sent", online
+    assert [answer["id"] for answer in online["result"]["settled"]] == [later["id"]]
+    assert page.evaluate(f"{SCORE_QUEUE}.then((q) => q.pending())") == []
+    for sent in (submission, later):
+        answer = page.evaluate(f"(id) => {SCORE_QUEUE}.then((q) => q.answerFor(id))", sent["id"])
+        assert answer["status"] == 400 and answer["body"]["error"] == "date_out_of_window", answer
