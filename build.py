@@ -29,6 +29,7 @@ import contextlib
 import fcntl
 import hashlib
 import importlib.metadata
+import importlib.util
 import json
 import os
 import re
@@ -576,6 +577,111 @@ def copy_web(ctx: Context) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# Step: page_snapshot (the page's Pyodide memory snapshot with the engine imported, made in Node)
+
+PAGE_SNAPSHOT_TOOL = Path("tools") / "page_snapshot.mjs"
+SNAPSHOTS_KEPT = 4  # page snapshots remembered in build/cache/snapshot, by input fingerprint
+
+
+def page_snapshot_tool(ctx: Context) -> Path:
+    """The project's own tool; a project copy without tools/ (build tests) uses this repo's."""
+    own = ctx.root / PAGE_SNAPSHOT_TOOL
+    return own if own.is_file() else ROOT / PAGE_SNAPSHOT_TOOL
+
+
+def built_engine_wheel(ctx: Context) -> Path:
+    return ctx.dist / ctx.info["engine_wheel"]
+
+
+def page_snapshot_inputs(ctx: Context) -> Inputs:
+    """The tool, the runtime and the wheel (by content: tests build it into other dist folders)."""
+    wheel = {"engine_wheel_sha256": ctx.hashes.sha(built_engine_wheel(ctx))}
+    return Inputs([page_snapshot_tool(ctx), *pyodide_inputs(ctx).files], wheel)
+
+
+def run_page_snapshot_tool(ctx: Context, kept: Path) -> None:
+    node = shutil.which("node")
+    if not node:
+        raise BuildError("node not found: install Node.js 20")
+    with tempfile.TemporaryDirectory(prefix="ewar-snapshot-") as tmp:
+        out = Path(tmp, "engine.snapshot.gz")
+        command = [
+            node,
+            str(page_snapshot_tool(ctx)),
+            "--pyodide",
+            str(pyodide_dir(ctx)),
+            "--wheel",
+            str(built_engine_wheel(ctx)),
+            "--out",
+            str(out),
+        ]
+        done = run_quiet(command, "making the page's memory snapshot", cwd=ctx.root)
+        facts = json.loads(done.stdout.strip().splitlines()[-1])
+        shutil.rmtree(kept, ignore_errors=True)
+        kept.mkdir(parents=True)
+        shutil.copyfile(out, kept / out.name)
+        (kept / "facts.json").write_text(json.dumps(facts))  # last: marks a complete entry
+
+
+def make_page_snapshot(ctx: Context) -> None:
+    """dist/pyodide/engine-SHA.snapshot.gz and build-info's "snapshot" (what the page checks)."""
+    kept = ctx.cache / "snapshot" / fingerprint(ctx, page_snapshot_inputs(ctx))[:24]
+    if not (kept / "facts.json").is_file():
+        run_page_snapshot_tool(ctx, kept)
+    os.utime(kept)  # most recently used
+    forget_old_engine_wheels(kept.parent, keep=SNAPSHOTS_KEPT)
+    facts = json.loads((kept / "facts.json").read_text())
+    rel = f"pyodide/engine-{facts['sha256'][:16]}.snapshot.gz"
+    ctx.put_file(rel, kept / "engine.snapshot.gz")
+    ctx.info["snapshot"] = {
+        "file": rel,
+        "encoding": "gzip",
+        "size": facts["size"],
+        "sha256": facts["sha256"],
+        "pyodide_version": facts["pyodide_version"],
+        "engine_version": facts["engine_version"],
+        "engine_wheel_sha256": ctx.hashes.sha(built_engine_wheel(ctx)),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Step: function_snapshot (netlify/make_snapshot.mjs -> build/function/, not published in dist/)
+
+
+def function_snapshot_stamp(ctx: Context, tools: list[Path]) -> str:
+    """What the function's snapshot was made from: its tools, the wheel and the runtime."""
+    files = {display(path, ctx.root): path for path in [*tools, *pyodide_inputs(ctx).files]}
+    files["engine_wheel"] = built_engine_wheel(ctx)  # wherever dist/ is (tests build elsewhere)
+    return json.dumps({name: ctx.hashes.sha(path) for name, path in files.items()})
+
+
+def make_function_snapshot(ctx: Context) -> None:
+    """Runs the function engineer's tool unless build/function/ already holds its snapshot of
+    exactly these inputs (checked here, not by the step cache: its output is outside dist/)."""
+    tool = ctx.root / "netlify" / "make_snapshot.mjs"
+    engine = ctx.root / "netlify" / "functions" / "scores" / "engine.mjs"
+    if not (tool.is_file() and engine.is_file()):
+        return
+    out = ctx.root / "build" / "function"
+    stamp_file = out / "engine.snapshot.made"
+    stamp = function_snapshot_stamp(ctx, [tool, engine])
+    made = all((out / name).is_file() for name in ("engine.snapshot", "engine.snapshot.json"))
+    if made and stamp_file.is_file() and stamp_file.read_text() == stamp:
+        return
+    node = shutil.which("node")
+    if not node:
+        raise BuildError("node not found: install Node.js 20")
+    stamp_file.unlink(missing_ok=True)
+    wheel = str(built_engine_wheel(ctx))
+    command = [node, str(tool), "--root", str(ctx.root), "--wheel", wheel, "--out", str(out)]
+    run_quiet(command, "making the function's memory snapshot", cwd=ctx.root)
+    if (out / "engine.snapshot").is_file():
+        stamp_file.write_text(stamp)
+    else:
+        ctx.log("  note: the function's snapshot did not restore; the function will load plainly")
+
+
+# ---------------------------------------------------------------------------------------------
 # Step: build_info (what the page reads first)
 
 INFO_ORDER = ("engine_wheel", "micropip_wheel", "pyodide_version", "engine_version")
@@ -593,8 +699,77 @@ def write_build_info(ctx: Context) -> None:
         raise BuildError(f"build-info is missing {missing}: a step did not run")
     ctx.info["build_id"] = content_hash(ctx.outputs)
     keys = [*INFO_ORDER, *sorted(set(ctx.info) - set(INFO_ORDER) - {"build_id"}), "build_id"]
-    document = {key: ctx.info[key] for key in keys}
+    # Nested facts (e.g. "snapshot") with sorted keys: a skipped step's facts come back from the state
+    # file key-sorted, and build-info.json must be the same bytes whether its steps ran or were skipped.
+    document = {key: json.loads(json.dumps(ctx.info[key], sort_keys=True)) for key in keys}
     ctx.put_bytes(BUILD_INFO, (json.dumps(document, indent=2) + "\n").encode())
+
+
+# ---------------------------------------------------------------------------------------------
+# Step: icons (the app icons web/manifest.webmanifest lists, drawn by tools/icons.py)
+
+
+def icons_tool(root: Path) -> Path:
+    """The project's own tool; a project copy without it (build tests) uses this repo's."""
+    own = root / "tools" / "icons.py"
+    return own if own.is_file() else ROOT / "tools" / "icons.py"
+
+
+def icons_inputs(ctx: Context) -> Inputs:
+    return Inputs([icons_tool(ctx.root)])
+
+
+def draw_icons(ctx: Context) -> None:
+    spec = importlib.util.spec_from_file_location("ewar_icons", icons_tool(ctx.root))
+    if not spec or not spec.loader:
+        raise BuildError(f"cannot load {icons_tool(ctx.root)}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for rel, data in module.icon_files().items():
+        ctx.put_bytes(rel, data)
+
+
+# ---------------------------------------------------------------------------------------------
+# Step: service_worker (dist/sw.js: sw/worker.js with the precache list of this build)
+
+SERVICE_WORKER = "sw.js"
+PRECACHE_MARK = "/* @precache */ { build_id: \"dev\", files: [] }"
+# Files in dist/ that the page never loads: the worker itself and Netlify's control files.
+NOT_PRECACHED = {SERVICE_WORKER, "_headers", "_redirects"}
+
+
+def worker_source(root: Path) -> Path:
+    """The project's own worker; a project copy without it (build tests) uses this repo's."""
+    own = root / "sw" / "worker.js"
+    return own if own.is_file() else ROOT / "sw" / "worker.js"
+
+
+def precache_list(ctx: Context) -> list[list]:
+    """[path, sha256, size] of every file in dist/ the page may load (all of them, so far)."""
+    return [
+        [rel, ctx.outputs[rel], (ctx.dist / rel).stat().st_size]
+        for rel in sorted(ctx.outputs)
+        if rel not in NOT_PRECACHED and not rel.endswith(".map")
+    ]
+
+
+def service_worker_inputs(ctx: Context) -> Inputs:
+    return Inputs(
+        [worker_source(ctx.root)],
+        {"build_id": ctx.info["build_id"], "files": precache_list(ctx)},
+    )
+
+
+def write_service_worker(ctx: Context) -> None:
+    source = worker_source(ctx.root).read_text()
+    if source.count(PRECACHE_MARK) != 1:
+        raise BuildError(f"{worker_source(ctx.root)} must hold the line {PRECACHE_MARK!r} once")
+    for imported in re.findall(r"^import\b[^;]*?from\s+[\"']\./([^\"']+)[\"']", source, re.MULTILINE):
+        if imported not in ctx.outputs:
+            raise BuildError(f"{worker_source(ctx.root)} imports ./{imported}, which is not in dist/")
+    manifest = {"build_id": ctx.info["build_id"], "files": precache_list(ctx)}
+    listed = json.dumps(manifest, separators=(",", ":")).replace("],[", "],\n  [")
+    ctx.put_bytes(SERVICE_WORKER, source.replace(PRECACHE_MARK, listed).encode())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -606,13 +781,17 @@ STEPS: list[Step] = [
     Step("pyodide_runtime", copy_pyodide_runtime, pyodide_inputs),
     Step("micropip_wheel", fetch_micropip, micropip_inputs),
     Step("web", copy_web, web_inputs),
+    Step("icons", draw_icons, icons_inputs),
     # HOOK: steps that add files the page loads go here, e.g. a Pyodide memory snapshot made
     # in Node from dist/pyodide + the engine wheel: Step("pyodide_snapshot", make, inputs).
     # Their files are covered by build_id; put their facts for the page in ctx.info.
+    Step("page_snapshot", make_page_snapshot, page_snapshot_inputs),
+    Step("function_snapshot", make_function_snapshot),  # writes build/function/, not dist/
     Step("build_info", write_build_info),
     # HOOK: steps that need the final file list and build_id go here, e.g. the service-worker
     # precache manifest (ctx.outputs lists every file; ctx.info["build_id"] names the cache).
     # Their own files are not covered by build_id.
+    Step("service_worker", write_service_worker, service_worker_inputs),
 ]
 
 

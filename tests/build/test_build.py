@@ -22,6 +22,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PYODIDE = ROOT / "node_modules" / "pyodide"
+ICONS = ("icon-192.png", "icon-512.png", "icon-maskable-192.png", "icon-maskable-512.png")
 RUNTIME_FILES = {
     "pyodide.mjs",
     "pyodide.asm.mjs",
@@ -94,6 +95,8 @@ class TestDistContents:
         expected = set(web_files())
         expected |= {f"pyodide/{name}" for name in RUNTIME_FILES}
         expected |= {info["engine_wheel"], info["micropip_wheel"], "build-info.json"}
+        expected |= {info["snapshot"]["file"]}  # the page's memory snapshot
+        expected |= {"sw.js"} | {f"icons/{name}" for name in ICONS}  # the service worker, the app icons
         assert set(tree(built.dist)) == expected
 
     def test_web_is_copied_verbatim(self, built):
@@ -111,6 +114,7 @@ class TestDistContents:
             "micropip_wheel",
             "pyodide_version",
             "engine_version",
+            "snapshot",
             "build_id",
         ]
         assert re.fullmatch(r"wheels/ewar-[^/]+-py3-none-any\.whl", info["engine_wheel"])
@@ -124,6 +128,7 @@ class TestDistContents:
     def test_build_id_is_the_content_hash_of_everything_else(self, built, info):
         files = tree(built.dist)
         del files["build-info.json"]
+        del files["sw.js"]  # written after build_info: it lists build_id, so it is not part of it
         lines = "".join(f"{rel}\t{files[rel]}\n" for rel in sorted(files))
         assert info["build_id"] == hashlib.sha256(lines.encode()).hexdigest()[:16]
 
@@ -195,7 +200,8 @@ class TestRebuild:
         elapsed = time.monotonic() - started
         assert elapsed < 1.0
         assert again.info["build_id"] == info["build_id"]
-        assert set(again.ran) <= {"node_modules", "build_info"}  # the always-run cheap checks
+        # the always-run cheap checks (function_snapshot checks build/function/ is of these inputs)
+        assert set(again.ran) <= {"node_modules", "build_info", "function_snapshot"}
         assert tree(built.dist) == contents
         after = {p: p.stat().st_mtime_ns for p in built.dist.rglob("*") if p.is_file()}
         assert after == before  # nothing was even rewritten

@@ -1,0 +1,185 @@
+// Service worker: precaches one build of the game (every file, checked by sha256) and serves it with no network.
+//
+// build.py writes dist/sw.js from this file, replacing the PRECACHE line with the build's file list.
+// One Cache Storage cache per build ("ewar-<build_id>"); install fills it completely or fails (the old
+// version stays in charge); activation deletes every other "ewar-" cache; skipWaiting only on request.
+
+/* eslint-env serviceworker */
+
+// A module worker (registered with type "module"): the score outbox's Background Sync handler is shared
+// with the page. build.py checks that every file imported here is in the build.
+import { handleSync } from "./js/sw-scores-sync.js";
+
+const PRECACHE = /* @precache */ { build_id: "dev", files: [] };
+
+const CACHE_PREFIX = "ewar-";
+const CACHE_NAME = `${CACHE_PREFIX}${PRECACHE.build_id}`;
+const REVISION_HEADER = "x-ewar-sha256";
+const PARALLEL_FETCHES = 4;
+const SCOPE = new URL(self.registration.scope);
+
+// The type each file is served with from the cache, whatever the server sent: module scripts and
+// WebAssembly.instantiateStreaming refuse anything else.
+const CONTENT_TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".webmanifest": "application/manifest+json; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".whl": "application/zip",
+  ".zip": "application/zip",
+  ".png": "image/png",
+  ".svg": "image/svg+xml",
+};
+
+const byPath = new Map(PRECACHE.files.map(([path, sha256, size]) => [path, { path, sha256, size }]));
+
+function urlOf(path) {
+  return new URL(path, SCOPE).href;
+}
+
+function extensionOf(path) {
+  const dot = path.lastIndexOf(".");
+  return dot > path.lastIndexOf("/") ? path.slice(dot).toLowerCase() : "";
+}
+
+function hex(buffer) {
+  return [...new Uint8Array(buffer)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+async function sha256(bytes) {
+  return hex(await crypto.subtle.digest("SHA-256", bytes));
+}
+
+/** The stored form of a file: exactly the expected bytes, its own content type, its revision. */
+function storedResponse(entry, bytes, served) {
+  const type = CONTENT_TYPES[extensionOf(entry.path)] ?? served.headers.get("content-type");
+  const headers = new Headers({ "content-length": String(bytes.byteLength), [REVISION_HEADER]: entry.sha256 });
+  if (type) headers.set("content-type", type);
+  return new Response(bytes, { status: 200, statusText: "OK", headers });
+}
+
+/** The same revision of a file from an older build's cache, if one has it. */
+async function findKept(entry, oldCaches) {
+  for (const cache of oldCaches) {
+    const kept = await cache.match(urlOf(entry.path));
+    if (kept && kept.headers.get(REVISION_HEADER) === entry.sha256) return kept;
+  }
+  return null;
+}
+
+/** Downloads a file and checks its hash; a stale copy (an HTTP cache, a CDN edge) is fetched again. */
+async function download(entry) {
+  let last = "";
+  for (const mode of ["no-cache", "reload"]) {
+    const response = await fetch(urlOf(entry.path), { cache: mode, credentials: "same-origin" });
+    if (!response.ok) throw new Error(`precache ${entry.path}: HTTP ${response.status}`);
+    const bytes = await response.arrayBuffer();
+    last = await sha256(bytes);
+    if (last === entry.sha256) return storedResponse(entry, bytes, response);
+  }
+  throw new Error(`precache ${entry.path}: sha256 ${last} is not the build's ${entry.sha256}`);
+}
+
+async function precacheOne(cache, entry, oldCaches) {
+  const kept = await findKept(entry, oldCaches);
+  await cache.put(urlOf(entry.path), kept ?? (await download(entry)));
+}
+
+/** Runs work(item) at most `limit` at a time; the first failure stops the rest and is thrown once all settle. */
+async function runPool(items, limit, work) {
+  let next = 0;
+  let failed = false;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (!failed && next < items.length) {
+      try {
+        await work(items[next++]);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  });
+  const failure = (await Promise.allSettled(lanes)).find((lane) => lane.status === "rejected");
+  if (failure) throw failure.reason;
+}
+
+async function oldGameCaches() {
+  const names = (await caches.keys()).filter((name) => name.startsWith(CACHE_PREFIX) && name !== CACHE_NAME);
+  return Promise.all(names.map((name) => caches.open(name)));
+}
+
+/** Fills this build's cache completely, or deletes it and fails the install. */
+async function precacheAll() {
+  const cache = await caches.open(CACHE_NAME);
+  try {
+    const oldCaches = await oldGameCaches();
+    await runPool([...byPath.values()], PARALLEL_FETCHES, (entry) => precacheOne(cache, entry, oldCaches));
+  } catch (error) {
+    await caches.delete(CACHE_NAME);
+    throw error;
+  }
+}
+
+async function deleteOtherCaches() {
+  const names = await caches.keys();
+  await Promise.all(
+    names.filter((name) => name.startsWith(CACHE_PREFIX) && name !== CACHE_NAME).map((name) => caches.delete(name)),
+  );
+}
+
+/** The precached path a request asks for ("" and ".../" mean index.html), or null. */
+function precachedPath(request) {
+  const url = new URL(request.url);
+  if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) return null;
+  let path;
+  try {
+    path = decodeURIComponent(url.pathname.slice(SCOPE.pathname.length));
+  } catch {
+    return null;
+  }
+  if (path === "" || path.endsWith("/")) path += "index.html";
+  return byPath.has(path) ? path : null;
+}
+
+async function fromCache(path, request) {
+  const cache = await caches.open(CACHE_NAME);
+  const hit = await cache.match(urlOf(path));
+  return hit ?? fetch(request); // only if the browser evicted the cache: the network, as without a worker
+}
+
+async function status() {
+  const cache = await caches.open(CACHE_NAME);
+  const keys = new Set((await cache.keys()).map((request) => request.url));
+  const missing = [...byPath.keys()].filter((path) => !keys.has(urlOf(path)));
+  const bytes = [...byPath.values()].reduce((sum, entry) => sum + entry.size, 0);
+  return { buildId: PRECACHE.build_id, cache: CACHE_NAME, files: byPath.size, bytes, missing, complete: missing.length === 0 };
+}
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(precacheAll());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(deleteOtherCaches().then(() => self.clients.claim()));
+});
+
+self.addEventListener("fetch", (event) => {
+  const { request } = event;
+  if (request.method !== "GET" || request.headers.has("range")) return;
+  const path = precachedPath(request);
+  if (path) event.respondWith(fromCache(path, request));
+});
+
+self.addEventListener("sync", handleSync); // "ewar-scores": sends the queued daily scores once online
+
+self.addEventListener("message", (event) => {
+  const type = event.data?.type;
+  if (type === "skip-waiting") {
+    self.skipWaiting();
+  } else if (type === "status") {
+    event.waitUntil(status().then((answer) => event.ports[0]?.postMessage(answer)));
+  }
+});

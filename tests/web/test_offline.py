@@ -1,0 +1,417 @@
+"""Offline play: after one visit the service worker serves the whole game with no network, a new
+deploy is offered at the next pause and taken only on the player's reload, and the app installs."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import shutil
+import struct
+import tempfile
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from pagedriver import keyboard, play_to_end, short_practice_seeds, start_from_menu, wait_ready
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKER_MS = 60_000
+
+# Resolves when the page is controlled by a worker whose cache holds the whole build.
+PRECACHED = """
+async () => {
+  await window.ewarOffline.registered;
+  await navigator.serviceWorker.ready;
+  if (!navigator.serviceWorker.controller) {
+    await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }));
+  }
+  return window.ewarOffline.status();
+}
+"""
+
+CACHE_NAMES = "caches.keys()"
+# What the worker serves each kind of file as (module scripts and instantiateStreaming insist).
+SERVED_AS = {
+    "pyodide/pyodide.asm.wasm": "application/wasm",
+    "pyodide/pyodide.mjs": "text/javascript; charset=utf-8",
+    "js/shell.js": "text/javascript; charset=utf-8",
+    "manifest.webmanifest": "application/manifest+json; charset=utf-8",
+    "index.html": "text/html; charset=utf-8",
+    "css/main.css": "text/css; charset=utf-8",
+}
+CONTENT_TYPES = """
+async (paths) => {
+  const types = {};
+  for (const path of paths) {
+    const response = await fetch(path);
+    types[path] = response.ok ? response.headers.get("content-type") : `HTTP ${response.status}`;
+  }
+  return types;
+}
+"""
+SCORES_API = re.compile(r"/api/scores\?")
+
+
+def web_conftest():
+    """tests/web/conftest.py by path (the name `conftest` is shared with tests/conftest.py)."""
+    spec = importlib.util.spec_from_file_location(
+        "ewar_web_conftest", Path(__file__).with_name("conftest.py")
+    )
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def quick_seed() -> int:
+    return short_practice_seeds(1)[0]
+
+
+def wait_precached(page) -> dict:
+    """First visit: the worker installs after the page is ready, claims it, and has every file."""
+    status = page.evaluate(PRECACHED)
+    assert status["controlled"], status
+    assert status["complete"] and status["missing"] == [], status
+    return status
+
+
+def build_id(page) -> str:
+    return page.evaluate("window.ewar.engine.buildInfo.build_id")
+
+
+def track_responses(page) -> list[tuple[str, bool, int]]:
+    """(url, served by the worker, status) of every response the page receives from now on."""
+    seen: list[tuple[str, bool, int]] = []
+    page.on("response", lambda r: seen.append((r.url, r.from_service_worker, r.status)))
+    return seen
+
+
+def go_offline_and_reload(
+    context, page, origin: str, query: str = ""
+) -> list[tuple[str, bool, int]]:
+    context.set_offline(True)
+    assert page.evaluate("navigator.onLine") is False
+    responses = track_responses(page)
+    if query:
+        page.goto("/" + query)
+    else:
+        page.reload()
+    wait_ready(page)
+    ours = [r for r in responses if r[0].startswith(origin)]
+    assert ours, "the offline reload loaded nothing"
+    not_from_worker = [r for r in ours if not r[1] or r[2] != 200]
+    assert not_from_worker == [], not_from_worker
+    return ours
+
+
+def finish_game(page) -> dict:
+    view = play_to_end(page, keyboard(page), timeout_s=240)
+    assert view["over"] and view["result"] is not None, view
+    page.wait_for_function("document.body.dataset.state === 'over'")
+    assert page.is_visible("[data-testid=result]")
+    return view
+
+
+# ---------------------------------------------------------------------------------------------
+# Playing with no network
+
+
+def test_a_practice_game_loads_and_plays_offline(context, page, server_url, build_info, quick_seed):
+    page.goto("/")
+    wait_ready(page)
+    status = wait_precached(page)
+    assert status["buildId"] == build_info["build_id"]
+    assert page.evaluate(CACHE_NAMES) == [f"ewar-{build_info['build_id']}"]
+
+    loaded = go_offline_and_reload(context, page, server_url)
+    paths = {r[0][len(server_url) - 1 :].split("?")[0] for r in loaded}
+    assert {"/", "/build-info.json", "/pyodide/pyodide.mjs", "/pyodide/pyodide.asm.wasm"} <= paths
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    types = page.evaluate(CONTENT_TYPES, list(SERVED_AS))
+    assert types == SERVED_AS  # from the cache, offline
+    if build_info.get("snapshot"):  # the loader's fast path: the snapshot, from the worker's cache
+        assert page.evaluate("window.ewar.engine.path") == "snapshot"
+
+    first = start_from_menu(page, speed="fast", deal=quick_seed)
+    assert (first["mode"], first["seed"]) == ("practice", quick_seed)
+    finish_game(page)
+
+
+def test_the_daily_game_plays_offline_with_the_devices_utc_date(browser, server_url, build_info):
+    # UTC+14: for most of the day the local date is not the UTC date the daily must use.
+    context = browser.new_context(base_url=server_url, timezone_id="Pacific/Kiritimati")
+    try:
+        page = context.new_page()
+        page.goto("/")
+        wait_ready(page)
+        wait_precached(page)
+        # The loader's ordinary path this time: micropip and the engine wheel, from the worker's cache.
+        loaded = go_offline_and_reload(context, page, server_url, query="?load=micropip")
+        assert page.evaluate("window.ewar.engine.path") == "micropip"
+        paths = {r[0][len(server_url) - 1 :].split("?")[0] for r in loaded}
+        assert {"/" + build_info["engine_wheel"], "/" + build_info["micropip_wheel"]} <= paths
+        before = datetime.now(UTC).date().isoformat()
+        first = start_from_menu(page, mode="daily")
+        after = datetime.now(UTC).date().isoformat()
+        assert first["mode"] == "daily" and first["speed"] == "normal"
+        assert first["date"] in {before, after}
+        view = finish_game(page)
+        assert view["mode"] == "daily"
+    finally:
+        context.close()
+
+
+def open_leaderboard(page) -> str:
+    """The menu's leaderboard panel text, once it has loaded a board (or said it cannot)."""
+    page.wait_for_selector("[data-testid=leaderboard]", state="visible")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=leaderboard]').innerText.includes('Ada')"
+        " || document.querySelector('[data-testid=leaderboard-offline]') !== null"
+    )
+    return page.inner_text("[data-testid=leaderboard]")
+
+
+def fake_board(date: str) -> dict:
+    entry = {
+        "rank": 1,
+        "name": "Ada",
+        "score": 1900,
+        "duration_ms": 50_000,
+        "wrong_slaps": 0,
+        "won": True,
+    }
+    return {"date": date, "entries": [entry], "total": 1, "you": None}
+
+
+def test_the_leaderboard_says_offline_and_shows_the_last_board_seen(context, page):
+    today = datetime.now(UTC).date().isoformat()
+    page.route(SCORES_API, lambda route: route.fulfill(json=fake_board(today)))
+    page.goto("/")
+    wait_ready(page)
+    wait_precached(page)
+    online = open_leaderboard(page)
+    assert "Ada" in online and page.query_selector("[data-testid=leaderboard-offline]") is None
+    page.unroute(SCORES_API)
+
+    context.set_offline(True)
+    page.reload()
+    wait_ready(page)
+    offline = open_leaderboard(page)
+    note = page.inner_text("[data-testid=leaderboard-offline]")
+    assert note.startswith("You're offline: this is the leaderboard as it was at "), note
+    assert "Ada" in offline  # the last board seen, from before going offline
+    assert page.evaluate("window.ewar.missingKeys()") == []
+
+
+def test_fetch_board_offline_gives_the_last_board_or_says_there_is_none(context, page):
+    """The small function web/js/leaderboard.js calls (web/js/offline-board.js), on its own."""
+    page.route(SCORES_API, lambda route: route.fulfill(json=fake_board("2026-11-30")))
+    page.goto("/")
+    wait_ready(page)
+    wait_precached(page)
+    fetch_board = """
+      async ([url, forget]) => {
+        const { fetchBoard, showOfflineNote } = await import("./js/offline-board.js");
+        if (forget) localStorage.removeItem("ewar.lastLeaderboard");
+        const panel = document.createElement("section");
+        const result = await fetchBoard(url);
+        showOfflineNote(panel, result);
+        const note = panel.querySelector("[data-testid=leaderboard-offline]");
+        return { ...result, note: note ? note.textContent : null };
+      }
+    """
+    online = page.evaluate(fetch_board, ["/api/scores?date=2026-11-30", False])
+    assert (
+        online["offline"] is False
+        and online["board"] == fake_board("2026-11-30")
+        and online["note"] is None
+    )
+    page.unroute(SCORES_API)
+    context.set_offline(True)
+    offline = page.evaluate(fetch_board, ["/api/scores?date=2026-12-01", False])
+    assert offline["offline"] is True and offline["board"] == fake_board("2026-11-30")
+    assert offline["note"].startswith("You're offline: this is the leaderboard as it was at ")
+    never = page.evaluate(fetch_board, ["/api/scores?date=2026-12-01", True])
+    assert never["offline"] is True and never["board"] is None
+    assert never["note"] == "You're offline: the leaderboard will show when you're back online."
+
+
+# ---------------------------------------------------------------------------------------------
+# A new deploy
+
+
+@pytest.fixture
+def site(build_module, tmp_path) -> Iterator[dict]:
+    """A project copy built into its own dist/ and served: tests change web/ and redeploy."""
+    project = tmp_path / "project"
+    project.mkdir()
+    for name in ("pyproject.toml", "package.json", "package-lock.json"):
+        shutil.copyfile(ROOT / name, project / name)
+    for path in build_module.engine_source_files(ROOT):
+        target = project / path.relative_to(ROOT)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+    shutil.copytree(ROOT / "web", project / "web")
+    shutil.copytree(ROOT / "sw", project / "sw")
+    (project / "tools").mkdir()
+    shutil.copyfile(ROOT / "tools" / "icons.py", project / "tools" / "icons.py")
+    (project / "node_modules").symlink_to(ROOT / "node_modules")
+    dist = tmp_path / "dist"
+
+    # Without the page's memory snapshot: its step would remake it for every new dist folder (~20 s),
+    # and nothing here depends on it (the other tests load the real dist/ with it).
+    steps = [step for step in build_module.STEPS if step.name != "page_snapshot"]
+
+    def deploy() -> str:
+        return build_module.build(
+            root=project, dist=dist, steps=steps, log=lambda _line: None
+        ).info["build_id"]
+
+    first = deploy()
+    with build_module.DevServer(dist, data_dir=tmp_path / "blobs") as url:
+        yield {"project": project, "dist": dist, "url": url, "deploy": deploy, "first": first}
+
+
+def change_web_file(project: Path, marker: str) -> None:
+    css = project / "web" / "css" / "main.css"
+    css.write_text(css.read_text() + f"\n/* {marker} */\n")
+
+
+def wait_for_waiting_worker(page) -> None:
+    assert page.evaluate("window.ewarOffline.checkForUpdate()") is True
+    page.wait_for_function(
+        "navigator.serviceWorker.getRegistration().then((r) => Boolean(r && r.waiting))",
+        timeout=WORKER_MS,
+    )
+
+
+def test_a_new_deploy_is_offered_at_the_next_pause_and_taken_on_reload(browser, site, quick_seed):
+    context = browser.new_context(base_url=site["url"])
+    try:
+        page = context.new_page()
+        page.goto("/")
+        wait_ready(page)
+        wait_precached(page)
+        assert build_id(page) == site["first"]
+
+        start_from_menu(page, speed="fast", deal=quick_seed)
+        change_web_file(site["project"], "deploy two")
+        second = site["deploy"]()
+        assert second != site["first"]
+        wait_for_waiting_worker(page)
+        # Mid-game: nothing is offered, the old worker still serves the old files.
+        page.wait_for_timeout(300)
+        assert page.evaluate("document.body.dataset.state") == "playing"
+        assert page.is_hidden("[data-testid=update-banner]")
+        status = page.evaluate("window.ewarOffline.status()")
+        assert status["buildId"] == site["first"] and status["waiting"] is True
+        assert "deploy two" not in page.evaluate("fetch('css/main.css').then((r) => r.text())")
+
+        finish_game(page)
+        page.wait_for_selector("[data-testid=update-banner]", state="visible")
+        assert page.inner_text("[data-testid=update-banner]") == "New version available — reload"
+        assert build_id(page) == site["first"]
+
+        with page.expect_navigation():
+            page.click("[data-testid=update-reload]")
+        wait_ready(page)
+        assert build_id(page) == second
+        status = wait_precached(page)
+        assert status["buildId"] == second
+        assert page.evaluate(CACHE_NAMES) == [f"ewar-{second}"]  # the old cache is gone
+        assert "deploy two" in page.evaluate("fetch('css/main.css').then((r) => r.text())")
+        assert page.is_hidden("[data-testid=update-banner]")
+    finally:
+        context.close()
+
+
+def test_a_deploy_whose_files_do_not_match_never_takes_over(browser, site):
+    """A file that is not what the new sw.js lists (a stale CDN copy, a half-finished upload) fails
+    the install: the old version stays in charge with its complete cache, and nothing is offered."""
+    context = browser.new_context(base_url=site["url"])
+    try:
+        page = context.new_page()
+        page.goto("/")
+        wait_ready(page)
+        wait_precached(page)
+        change_web_file(site["project"], "deploy two")
+        second = site["deploy"]()
+        served = site["dist"] / "css" / "main.css"
+        good = served.read_bytes()
+        served.write_bytes(good.replace(b"deploy two", b"deploy 2!!"))
+
+        assert page.evaluate("window.ewarOffline.checkForUpdate()") is True
+        page.wait_for_function(
+            """navigator.serviceWorker.getRegistration().then((r) => !r.installing && !r.waiting)""",
+            timeout=WORKER_MS,
+        )
+        # The failed install's partial cache is deleted (Chromium lists it a moment longer).
+        page.wait_for_function(
+            f"caches.keys().then((names) => names.join() === 'ewar-{site['first']}')"
+        )
+        assert page.evaluate("window.ewarOffline.status()")["complete"] is True
+        page.wait_for_timeout(300)
+        assert page.is_hidden("[data-testid=update-banner]")
+
+        served.write_bytes(good)  # the upload completes: the next check installs it
+        wait_for_waiting_worker(page)
+        page.wait_for_selector("[data-testid=update-banner]", state="visible")
+        assert sorted(page.evaluate(CACHE_NAMES)) == sorted(
+            [f"ewar-{site['first']}", f"ewar-{second}"]
+        )
+    finally:
+        context.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# Installable app
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_the_manifest_is_valid_and_chromium_finds_the_app_installable(browser, server_url):
+    fixtures = web_conftest()
+    with tempfile.TemporaryDirectory(prefix="ewar-profile-") as profile:
+        # A persistent profile: Chromium never offers installation in an incognito-like context.
+        context = browser.browser_type.launch_persistent_context(
+            profile,
+            executable_path=fixtures.chromium_executable(),
+            args=fixtures.CHROMIUM_ARGS,
+            headless=True,
+            base_url=server_url,
+        )
+        try:
+            page = context.new_page()
+            page.goto("/")
+            wait_ready(page)
+            cdp = context.new_cdp_session(page)
+            app = cdp.send("Page.getAppManifest")
+            assert app["url"] == server_url + "manifest.webmanifest"
+            assert app["errors"] == []
+            assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+
+            manifest = json.loads(app["data"])
+            assert manifest["display"] == "standalone"
+            assert manifest["start_url"] == "./" and manifest["scope"] == "./"
+            assert manifest["name"] and manifest["short_name"]
+            theme = page.get_attribute("meta[name=theme-color]", "content")
+            assert manifest["theme_color"] == theme
+            assert re.fullmatch(r"#[0-9a-f]{6}", manifest["background_color"])
+            kinds = set()
+            for icon in manifest["icons"]:
+                response = page.request.get(icon["src"])
+                assert (
+                    response.ok and response.headers["content-type"] == icon["type"] == "image/png"
+                )
+                width, height = png_size(response.body())
+                assert f"{width}x{height}" == icon["sizes"]
+                kinds.add((width, icon["purpose"]))
+            assert {(192, "any"), (512, "any"), (192, "maskable"), (512, "maskable")} <= kinds
+        finally:
+            context.close()
