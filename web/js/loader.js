@@ -1,4 +1,5 @@
-// Loads Pyodide, micropip and the engine wheel, reporting progress per phase; resolves to the ewar.bridge module.
+// Loads the engine: from the build's Pyodide memory snapshot where that wins, else Pyodide + micropip + the
+// engine wheel; reports progress per phase and resolves to the ewar.bridge module.
 
 export const PHASES = ["runtime", "micropip", "engine"];
 
@@ -57,7 +58,9 @@ function progressReporter(onProgress, shares) {
   const phases = Object.keys(shares);
   const done = Object.fromEntries(phases.map((phase) => [phase, 0]));
   return (phase, fraction) => {
+    const was = done[phase];
     done[phase] = Math.max(done[phase], Math.min(1, Math.max(0, fraction)));
+    if (was < 1 && done[phase] === 1) performance.mark(`ewar:${phase}-done`); // for benchmarks
     const current = phases.find((name) => done[name] < 1) ?? phases[phases.length - 1];
     const total = phases.reduce((sum, name) => sum + shares[name] * done[name], 0);
     onProgress?.(current, done[current], total);
@@ -106,8 +109,8 @@ function requestedPath() {
 
 /**
  * The snapshot's response if the service worker's cache holds it, else null. (The HTTP cache cannot be asked
- * quietly: fetch's only-if-cached logs a network error on every miss; without a worker the choice below
- * stands, and a snapshot fetched before comes from the HTTP cache anyway.)
+ * quietly: fetch's only-if-cached logs a network error on every miss. A snapshot this browser loaded before is
+ * remembered in localStorage instead, and then most likely comes from its HTTP cache.)
  */
 async function cachedSnapshot(url) {
   try {
@@ -118,18 +121,33 @@ async function cachedSnapshot(url) {
   }
 }
 
-/** A connection the browser itself calls slow or metered (Network Information API, where there is one). */
-function slowConnection() {
+// Where the Network Information API exists (Chromium), downlink is its estimate in Mbps, capped at 10.
+const FAST_DOWNLINK_MBPS = 10;
+const SNAPSHOT_SEEN = "ewar.snapshotLoaded"; // sha256 of the last snapshot this browser loaded
+
+function rememberSnapshot(sha256) {
+  try {
+    globalThis.localStorage?.setItem(SNAPSHOT_SEEN, sha256);
+  } catch {
+    // storage blocked: the next visit decides without it
+  }
+}
+
+/** True when the browser estimates at least FAST_DOWNLINK_MBPS and data is not to be saved. */
+function fastConnection() {
   const connection = navigator.connection;
-  if (!connection) return false;
-  return connection.saveData === true || ["slow-2g", "2g", "3g"].includes(connection.effectiveType);
+  if (!connection || connection.saveData) return false;
+  return connection.effectiveType === "4g" && connection.downlink >= FAST_DOWNLINK_MBPS;
 }
 
 /**
- * {use, cached, reason}. The snapshot wins whenever it is already in a cache (repeat visits, offline) and on a
- * first visit over a fast connection; on a connection the browser reports as slow or metered its extra ~6 MB cost
- * more than the ~2-4 s of Python start-up it saves, so a first visit there takes the micropip path (measured in
- * benchmarks/bench_page.py; the reasoning is in the performance notes).
+ * {use, cached, reason}. The snapshot (~6 MB more than the micropip path, ~2-4 s less Python start-up) is used:
+ * - when the service worker has it (repeat visits, offline), or this browser loaded this very snapshot before
+ *   (so its HTTP cache most likely holds it);
+ * - on a first visit only when the browser estimates a fast connection: below ~15-20 Mbps the extra download
+ *   costs more than the start-up it saves (benchmarks/bench_page.py --throttle); without an estimate (Firefox,
+ *   Safari) the micropip path is the safe choice. After such a first visit the service worker precaches the
+ *   snapshot for the next one.
  */
 async function chooseSnapshot(buildInfo) {
   const snapshot = buildInfo.snapshot;
@@ -141,9 +159,10 @@ async function chooseSnapshot(buildInfo) {
   }
   const cached = await cachedSnapshot(pageUrl(snapshot.file));
   if (asked === "snapshot") return { use: true, cached, reason: "snapshot asked for" };
-  if (cached) return { use: true, cached, reason: "snapshot cached" };
-  if (slowConnection()) return { use: false, reason: "slow connection, snapshot not cached" };
-  return { use: true, cached: null, reason: "fast connection" };
+  if (cached) return { use: true, cached, reason: "snapshot in the service worker's cache" };
+  if (readSetting(SNAPSHOT_SEEN) === snapshot.sha256) return { use: true, cached, reason: "snapshot loaded before" };
+  if (fastConnection()) return { use: true, cached, reason: "fast connection" };
+  return { use: false, reason: "first visit, connection not known to be fast" };
 }
 
 function hex(buffer) {
@@ -183,6 +202,29 @@ async function snapshotBytes(url, snapshot, cached, onFraction, signal) {
 /** The snapshot fixes Python's random state at build time; the engine does not use it, but nothing should. */
 const RESEED = "import sys\nif 'random' in sys.modules: sys.modules['random'].seed()";
 
+/**
+ * A restored snapshot has run none of the interpreter's code in this page, so the browser compiles each wasm
+ * function on its first call: without this, the first second of play held 100-250 ms long tasks. One short
+ * game through the bridge (flips, slaps, a replay check) compiles them while the progress bar still shows.
+ */
+const WARM_UP = `
+import json
+from ewar import bridge as _b
+_s = _b.new_game("practice", 20261130, "fast", False, None)
+_t = 0
+for _i in range(400):
+    _v = json.loads(_s.frame(_t))["view"]
+    if _v["over"]:
+        break
+    if _v["your_turn"]:
+        _s.flip(_t)
+    elif _i % 5 == 0:
+        _s.slap(_t)
+    _t = max(_t + 1, _v["wake_at"] or _t + 50)
+_b.verify(_s.replay())
+del _b, _s, _t, _i, _v
+`;
+
 /** Resolves to the same shape as loadWithMicropip, or to {failed: reason} to fall back to it. */
 async function loadFromSnapshot(buildInfo, report, cached) {
   const snapshot = buildInfo.snapshot;
@@ -210,6 +252,10 @@ async function loadFromSnapshot(buildInfo, report, cached) {
       throw new Error(`the restored engine is ${bridge.ENGINE_VERSION}`);
     }
     pyodide.runPython(RESEED);
+    const warmStart = performance.now();
+    pyodide.runPython(WARM_UP);
+    performance.measure("ewar:warm-up", { start: warmStart });
+    rememberSnapshot(snapshot.sha256);
     report("engine", 1);
     return { pyodide, bridge, buildInfo, path: "snapshot" };
   } catch (error) {
@@ -281,6 +327,7 @@ export async function loadEngine({ onProgress, onPath } = {}) {
   const buildInfo = await fetchJson("build-info.json");
   const choice = await chooseSnapshot(buildInfo);
   let reason = choice.reason;
+  performance.mark("ewar:load-path-chosen", { detail: { snapshot: choice.use, reason } });
   if (choice.use) {
     onPath?.("snapshot", Object.keys(PATH_SHARES.snapshot));
     const fast = await loadFromSnapshot(buildInfo, progressReporter(onProgress, PATH_SHARES.snapshot), choice.cached);

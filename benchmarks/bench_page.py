@@ -1,0 +1,650 @@
+#!/usr/bin/env python3
+"""The game page in real Chromium: paint, time to interactive, bytes, input latency and long tasks.
+
+    python benchmarks/bench_page.py [--runs 3] [--inputs 240] [--throttle 40,20,10,5] [--json FILE]
+
+Builds dist/ (build.py), serves a copy of it with tools/devserver.mjs (the same server the tests use) next to
+a bare page that only calls loadPyodide(), and drives Debian's Chromium through Playwright:
+
+- first contentful paint, and time to interactive: navigation -> document.body.dataset.state === "ready"
+  (the bare page sets "ready" when loadPyodide() resolves), cold (a fresh browser profile) and warm (a second
+  visit with the same profile, from its disk cache; service workers blocked so that the HTTP cache is measured),
+  for the snapshot path (?load=snapshot), the micropip path (?load=micropip), the default policy (no parameter)
+  and the bare page; the ratio of our micropip path to the bare page;
+- a repeat visit served by the service worker (allowed there), once it has precached the build;
+- bytes transferred on a cold load (resource timing's transferSize; the dev server does not compress, so the
+  gzip column says what a CDN compressing with gzip -6 would send);
+- with --throttle MBPS,...: cold loads of both paths under DevTools network throttling (40 ms RTT), the numbers
+  behind the loader's choice of path on a first visit;
+- input latency: keydown / pointerdown -> the pile or your pack updated on screen (the engine's answer drawn in
+  the next animation frame, stamped once that frame has been rendered), p50/p95 over --inputs inputs that
+  changed the pile or your pack, half keyboard (Enter, Space) and half pointer (pack, pile);
+- long tasks (PerformanceObserver "longtask", over 50 ms) during that play: count and longest.
+
+Numbers are printed (and written as JSON with --json); nothing here asserts them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gzip
+import importlib.util
+import json
+import os
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("EWAR_CHROMIUM") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update"]
+READY_TIMEOUT_MS = 180_000
+RTT_MS = 40
+
+BARE_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>bare loadPyodide</title></head>
+<body data-state="loading"><p>Loading Pyodide…</p>
+<script type="module">
+  const { loadPyodide } = await import("./pyodide/pyodide.mjs");
+  await loadPyodide({ indexURL: new URL("pyodide/", location.href).href });
+  document.body.dataset.state = "ready";
+</script></body></html>
+"""
+
+# Before any page script: when the body first says "ready", and every long task.
+INIT_SCRIPT = """
+(() => {
+  window.__bench = { readyAt: null, longTasks: [] };
+  const check = () => {
+    if (window.__bench.readyAt === null && document.body?.dataset.state === "ready") {
+      window.__bench.readyAt = performance.now();
+    }
+  };
+  new MutationObserver(check).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-state"] });
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.__bench.longTasks.push([entry.startTime, entry.duration]);
+    }).observe({ type: "longtask", buffered: true });
+  } catch {}
+})();
+"""
+
+LOAD_FACTS = """
+() => {
+  const nav = performance.getEntriesByType("navigation")[0];
+  const resources = performance.getEntriesByType("resource");
+  const fcp = performance.getEntriesByName("first-contentful-paint")[0];
+  return {
+    ready: window.__bench.readyAt,
+    fcp: fcp ? fcp.startTime : null,
+    bytes: (nav ? nav.transferSize : 0) + resources.reduce((sum, r) => sum + (r.transferSize || 0), 0),
+    files: [[location.pathname, nav ? nav.transferSize : 0],
+            ...resources.map((r) => [new URL(r.name).pathname, r.transferSize || 0])],
+    path: window.ewar?.engine?.path ?? null,
+    reason: window.ewar?.engine?.reason ?? null,
+    connection: navigator.connection ? navigator.connection.effectiveType : null,
+  };
+}
+"""
+
+# Input latency instrumentation: an input counts when the engine's view of the pile or of your pack changed
+# (read before and after the page's own handler); its latency runs from event.timeStamp to the end of the frame
+# that first changed the pile or pack element after it (a message posted from that frame runs once it rendered).
+LATENCY_HOOKS = """
+() => {
+  const pile = document.getElementById("pile");
+  const pack = document.querySelector('[data-testid="pack-south"]');
+  const state = { samples: [], unchanged: 0, current: null, longTasks: [], started: performance.now() };
+  const snap = () => {
+    const v = window.ewar.view();
+    return v ? JSON.stringify([v.pile, v.seats[0].cards, v.seats[0].status]) : "";
+  };
+  const counts = (e) => e.type === "pointerdown" || e.key === "Enter" || e.key === " ";
+  window.addEventListener("keydown", onCapture, true);
+  window.addEventListener("pointerdown", onCapture, true);
+  window.addEventListener("keydown", onBubble);
+  window.addEventListener("pointerdown", onBubble);
+  function onCapture(e) {
+    if (!counts(e)) return;
+    state.current = { type: e.type, t0: e.timeStamp, before: snap(), mutated: null, painted: null };
+  }
+  function onBubble(e) {
+    const input = state.current;
+    if (!counts(e) || !input || input.t0 !== e.timeStamp) return;
+    if (snap() === input.before) {
+      state.unchanged += 1;
+      if (input.mutated === null) state.current = null;
+      return;
+    }
+    delete input.before;
+    state.samples.push(input);
+  }
+  // Every frame's start (the rAF timestamp), to tell whether a change was drawn in the first frame after input.
+  state.frameStarts = [];
+  const recordFrame = (ts) => {
+    state.frameStarts.push(ts);
+    if (state.frameStarts.length > 4000) state.frameStarts.splice(0, 2000);
+    requestAnimationFrame(recordFrame);
+  };
+  requestAnimationFrame(recordFrame);
+  const observer = new MutationObserver(() => {
+    const input = state.current;
+    if (!input || input.mutated !== null) return;
+    input.mutated = performance.now();
+    input.frame = document.timeline.currentTime; // the start of the frame drawing it (we are inside its rAF)
+    input.framesSkipped = state.frameStarts.filter((ts) => ts > input.t0 && ts < input.frame).length;
+    state.current = null;
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => { input.painted = performance.now(); };
+    channel.port2.postMessage(0);
+  });
+  const watch = { subtree: true, childList: true, attributes: true, characterData: true };
+  observer.observe(pile, watch);
+  observer.observe(pack, watch);
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) state.longTasks.push([entry.startTime, entry.duration]);
+  }).observe({ type: "longtask" });
+  // Long animation frames say whose script took the time: ours (the engine call in game.js) or nobody's.
+  state.longFrames = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        const scripts = entry.scripts.reduce((sum, script) => sum + script.duration, 0);
+        const top = entry.scripts.reduce((a, b) => (b.duration > (a?.duration ?? -1) ? b : a), null);
+        const where = top
+          ? `${top.invoker} ${(top.sourceURL || "").split("/").pop()} ${top.sourceFunctionName || ""}`.trim()
+          : "";
+        state.longFrames.push([entry.startTime, entry.duration, scripts, where]);
+      }
+    }).observe({ type: "long-animation-frame" });
+  } catch {}
+  window.__latency = state;
+}
+"""
+
+
+def load_build_module():
+    spec = importlib.util.spec_from_file_location("ewar_build", ROOT / "build.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["ewar_build"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def link_tree(source: Path, target: Path) -> None:
+    """A copy of dist/ (hard links where the file system allows) that can hold extra pages."""
+    for path in source.rglob("*"):
+        copy = target / path.relative_to(source)
+        if path.is_dir():
+            copy.mkdir(parents=True, exist_ok=True)
+            continue
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(path, copy)
+        except OSError:
+            shutil.copyfile(path, copy)
+
+
+@contextlib.contextmanager
+def served_site(builder) -> Iterator[tuple[str, Path]]:
+    dist = builder.build(log=lambda _line: None).dist
+    with tempfile.TemporaryDirectory(prefix="ewar-bench-") as tmp:
+        site = Path(tmp, "site")
+        link_tree(dist, site)
+        (site / "bare.html").write_text(BARE_PAGE)
+        server = builder.DevServer(site, data_dir=Path(tmp, "blobs"))
+        url = server.start()
+        try:
+            yield url.rstrip("/") + "/", site
+        finally:
+            server.stop()
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading
+
+
+def throttle(page, mbps: float | None) -> None:
+    if not mbps:
+        return
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    rate = mbps * 1_000_000 / 8
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": RTT_MS, "downloadThroughput": rate, "uploadThroughput": rate},
+    )
+
+
+def visit(context, url: str, mbps: float | None = None) -> dict:
+    page = context.new_page()
+    try:
+        throttle(page, mbps)
+        page.goto(url, wait_until="commit")
+        page.wait_for_function(
+            "window.__bench && (window.__bench.readyAt !== null || document.body?.dataset.state === 'error')",
+            timeout=READY_TIMEOUT_MS,
+        )
+        facts = page.evaluate(LOAD_FACTS)
+        if facts["ready"] is None:
+            raise RuntimeError(f"{url} did not become ready: {page.inner_text('body')[:300]}")
+        return facts
+    finally:
+        page.close()
+
+
+def cold_and_warm(
+    browser, url: str, mbps: float | None = None, warm: bool = True
+) -> tuple[dict, dict | None]:
+    """A first visit with an empty profile, then a second one. A persistent profile, because its disk cache
+    is what a player's browser has: an incognito context's in-memory cache does not keep the 9.6 MB wasm."""
+    with tempfile.TemporaryDirectory(prefix="ewar-profile-") as profile:
+        context = browser.browser_type.launch_persistent_context(
+            profile,
+            executable_path=CHROMIUM,
+            args=CHROMIUM_ARGS,
+            headless=True,
+            service_workers="block",
+        )
+        context.add_init_script(INIT_SCRIPT)
+        try:
+            cold = visit(context, url, mbps)
+            return cold, visit(context, url, mbps) if warm else None
+        finally:
+            context.close()
+
+
+def service_worker_visit(browser, url: str) -> dict | None:
+    """A repeat visit once the service worker controls the page and has precached the build."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    context = browser.new_context()
+    context.add_init_script(INIT_SCRIPT)
+    try:
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_function("window.__bench.readyAt !== null", timeout=READY_TIMEOUT_MS)
+        if not page.evaluate("Boolean(window.ewarOffline)"):
+            return None
+        deadline = time.monotonic() + 180
+        while True:
+            status = page.evaluate("window.ewarOffline.status()")
+            if status.get("complete") and status.get("controlled"):
+                break
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the worker did not finish precaching: {status}")
+            page.wait_for_timeout(500)
+        page.close()
+        return visit(context, url)
+    except (RuntimeError, PlaywrightError) as error:  # report it; the other numbers still count
+        print(f"  (service-worker visit skipped: {error})", file=sys.stderr)
+        return None
+    finally:
+        context.close()
+
+
+class GzipSizes:
+    """What each served file would weigh compressed with gzip -6 (the dev server sends it raw)."""
+
+    def __init__(self, site: Path) -> None:
+        self.site = site
+        self.known: dict[str, int] = {}
+
+    def of(self, path: str, transferred: int) -> int:
+        if not transferred:
+            return 0
+        rel = path.lstrip("/") or "index.html"
+        if rel.endswith("/"):
+            rel += "index.html"
+        if rel not in self.known:
+            file = self.site / rel
+            self.known[rel] = (
+                len(gzip.compress(file.read_bytes(), 6)) if file.is_file() else transferred
+            )
+        return self.known[rel]
+
+    def total(self, facts: dict) -> int:
+        return sum(self.of(path, size) for path, size in facts["files"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Play: input latency and long tasks
+
+
+def slappable(view: dict) -> bool:
+    top = [card[:-1] for card in view["pile"]["top"]]
+    return (len(top) >= 2 and top[-1] == top[-2]) or (len(top) >= 3 and top[-1] == top[-3])
+
+
+def element_centre(page, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def play_for_latency(browser, url: str, inputs: int, max_seconds: float) -> dict:
+    context = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 800})
+    context.add_init_script(INIT_SCRIPT)
+    rng = random.Random(7)
+    try:
+        page = context.new_page()
+        page.goto(url + "?load=snapshot")
+        page.wait_for_function("window.__bench.readyAt !== null", timeout=READY_TIMEOUT_MS)
+        # As a player does: Deal in the menu (a user gesture: audio is set up there), then fast deals by seed.
+        page.click('[data-testid="start"]')
+        page.wait_for_function("document.body.dataset.state === 'playing'")
+        seed = 1000
+        page.evaluate(f"window.ewar.newGame({{ mode: 'practice', seed: {seed}, speed: 'fast' }})")
+        page.evaluate(LATENCY_HOOKS)
+        pack = element_centre(page, '[data-testid="pack-south"]')
+        pile = element_centre(page, "#pile")
+        games, sent, use_pointer = 1, 0, False
+        deadline = time.monotonic() + max_seconds
+        while time.monotonic() < deadline:
+            view = page.evaluate("window.ewar.view()")
+            south = view["seats"][0]
+            if view["over"] or south["status"] != "playing":
+                seed += 1
+                games += 1
+                page.evaluate(
+                    f"window.ewar.newGame({{ mode: 'practice', seed: {seed}, speed: 'fast' }})"
+                )
+                continue
+            if view["your_turn"]:
+                intent = "flip"
+            elif slappable(view) or (south["cards"] > 8 and rng.random() < 0.08):
+                intent = (
+                    "slap"  # a real slap, or now and then a wrong one (a burn changes your pack)
+                )
+            else:
+                page.wait_for_timeout(15)
+                continue
+            if use_pointer:
+                x, y = pack if intent == "flip" else pile
+                page.mouse.click(x, y)
+            else:
+                page.keyboard.press("Enter" if intent == "flip" else " ")
+            use_pointer = not use_pointer
+            sent += 1
+            page.wait_for_timeout(20)
+            if (
+                sent % 20 == 0
+                and page.evaluate(
+                    "window.__latency.samples.filter((s) => s.painted !== null).length"
+                )
+                >= inputs
+            ):
+                break
+        page.wait_for_timeout(200)
+        state = page.evaluate(
+            "({ samples: window.__latency.samples, unchanged: window.__latency.unchanged,"
+            " longTasks: window.__latency.longTasks, longFrames: window.__latency.longFrames,"
+            " started: window.__latency.started })"
+        )
+    finally:
+        context.close()
+    done = [s for s in state["samples"] if s["painted"] is not None]
+    latencies = sorted(s["painted"] - s["t0"] for s in done)
+    next_frame = sum(1 for s in done if s["framesSkipped"] == 0)
+    in_frame = sorted(s["painted"] - s["frame"] for s in done)
+    by_type = {
+        kind: sorted(s["painted"] - s["t0"] for s in done if s["type"] == kind)
+        for kind in ("keydown", "pointerdown")
+    }
+    long_tasks = [duration for start, duration in state["longTasks"] if start >= state["started"]]
+    frames = [(d, s, w) for start, d, s, w in state["longFrames"] if start >= state["started"]]
+    heaviest = sorted(frames, key=lambda frame: -frame[1])[:3]
+    return {
+        "inputs_sent": sent,
+        "samples": len(latencies),
+        "unchanged_inputs": state["unchanged"],
+        "undrawn_inputs": len(state["samples"]) - len(done),
+        "games": games,
+        "p50": percentile(latencies, 50),
+        "p95": percentile(latencies, 95),
+        "max": latencies[-1] if latencies else None,
+        "drawn_in_next_frame": next_frame,
+        "frame_work_p50": percentile(in_frame, 50),
+        "frame_work_p95": percentile(in_frame, 95),
+        "by_type": {
+            k: {"n": len(v), "p50": percentile(v, 50), "p95": percentile(v, 95)}
+            for k, v in by_type.items()
+        },
+        "long_tasks": len(long_tasks),
+        "longest_task": max(long_tasks, default=0),
+        "long_frames": len(frames),
+        "longest_frame_script_ms": max((scripts for _d, scripts, _w in frames), default=0),
+        "script_ms_in_long_frames": sum(scripts for _d, scripts, _w in frames),
+        "frame_ms_in_long_frames": sum(d for d, _scripts, _w in frames),
+        "heaviest_scripts": [[round(scripts), where] for _d, scripts, where in heaviest],
+    }
+
+
+def percentile(values: list[float], p: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(0, min(len(ordered) - 1, round(p / 100 * len(ordered) + 0.5) - 1))
+    return ordered[rank]
+
+
+# ---------------------------------------------------------------------------------------------
+# Report
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def seconds(ms: float | None) -> str:
+    return "—" if ms is None else f"{ms / 1000:.2f} s"
+
+
+def megabytes(n: float) -> str:
+    return f"{n / 1e6:.2f} MB"
+
+
+def table(rows: list[list[str]], header: list[str]) -> str:
+    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()
+
+    return "\n".join([line(header), line(["-" * w for w in widths]), *map(line, rows)])
+
+
+def run(options: argparse.Namespace) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    builder = load_build_module()
+    results: dict = {"runs": options.runs, "variants": {}, "throttled": {}}
+    variants = {
+        "bare loadPyodide": "bare.html",
+        "micropip path": "?load=micropip",
+        "snapshot path": "?load=snapshot",
+        "default policy": "",
+    }
+    with served_site(builder) as (url, site), sync_playwright() as playwright:
+        sizes = GzipSizes(site)
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            # warm the OS file cache and V8's code cache of the server, not the browser's
+            cold_and_warm(browser, url + "?load=micropip", warm=False)
+            measured = {name: {"cold": [], "warm": []} for name in variants}
+            for run_index in range(options.runs):
+                for name, suffix in variants.items():
+                    cold, warm = cold_and_warm(browser, url + suffix)
+                    measured[name]["cold"].append(cold)
+                    measured[name]["warm"].append(warm)
+                print(f"  load run {run_index + 1}/{options.runs} done", file=sys.stderr)
+            for name, runs in measured.items():
+                cold, warm = runs["cold"], runs["warm"]
+                results["variants"][name] = {
+                    "cold_tti_ms": median([r["ready"] for r in cold]),
+                    "warm_tti_ms": median([r["ready"] for r in warm]),
+                    "cold_tti_all_ms": [round(r["ready"]) for r in cold],
+                    "warm_tti_all_ms": [round(r["ready"]) for r in warm],
+                    "fcp_ms": median([r["fcp"] for r in cold if r["fcp"] is not None]),
+                    "cold_bytes": median([r["bytes"] for r in cold]),
+                    "cold_bytes_gzip": median([sizes.total(r) for r in cold]),
+                    "warm_bytes": median([r["bytes"] for r in warm]),
+                    "path": cold[0]["path"],
+                    "reason": cold[0]["reason"],
+                }
+            results["service_worker_repeat"] = service_worker_visit(browser, url)
+            for mbps in options.throttle:
+                row = {}
+                for name in ("micropip path", "snapshot path", "bare loadPyodide"):
+                    cold, _ = cold_and_warm(browser, url + variants[name], mbps, warm=False)
+                    row[name] = {"cold_tti_ms": cold["ready"], "connection": cold["connection"]}
+                default, _ = cold_and_warm(browser, url, mbps, warm=False)
+                row["default policy"] = {
+                    "cold_tti_ms": default["ready"],
+                    "path": default["path"],
+                    "connection": default["connection"],
+                }
+                results["throttled"][str(mbps)] = row
+                print(f"  throttled {mbps} Mbps done", file=sys.stderr)
+            if options.inputs:
+                results["play"] = play_for_latency(
+                    browser, url, options.inputs, options.play_seconds
+                )
+        finally:
+            browser.close()
+    return results
+
+
+def report(results: dict) -> str:
+    variants = results["variants"]
+    bare = variants["bare loadPyodide"]
+    rows = []
+    for name, v in variants.items():
+        ratio_cold = v["cold_tti_ms"] / bare["cold_tti_ms"]
+        ratio_warm = v["warm_tti_ms"] / bare["warm_tti_ms"]
+        rows.append(
+            [
+                name + (f" ({v['path']})" if name == "default policy" else ""),
+                seconds(v["fcp_ms"]),
+                seconds(v["cold_tti_ms"]),
+                seconds(v["warm_tti_ms"]),
+                f"{ratio_cold:.2f} / {ratio_warm:.2f}",
+                megabytes(v["cold_bytes"]),
+                megabytes(v["cold_bytes_gzip"]),
+            ]
+        )
+    out = [
+        (
+            f"Machine: {os.cpu_count()} cores, load average {results['load_before']} before and"
+            f" {results['load_after']} after (other processes share the CPU: compare with care)"
+        ),
+        f"Page load (median of {results['runs']} runs; cold = empty profile, warm = second visit, disk cache)",
+        table(
+            rows,
+            ["page", "FCP", "TTI cold", "TTI warm", "vs bare cold/warm", "cold bytes", "≈ gzip -6"],
+        ),
+        "runs (ms): "
+        + "; ".join(
+            f"{name}: cold {v['cold_tti_all_ms']} warm {v['warm_tti_all_ms']}"
+            for name, v in variants.items()
+        ),
+    ]
+    sw = results.get("service_worker_repeat")
+    if sw:
+        out.append(
+            f"Repeat visit served by the service worker: TTI {seconds(sw['ready'])} via {sw['path']} "
+            f"({sw['reason']}), {megabytes(sw['bytes'])} from the network"
+        )
+    if results["throttled"]:
+        rows = []
+        for mbps, row in results["throttled"].items():
+            rows.append(
+                [
+                    f"{mbps} Mbps, {RTT_MS} ms RTT",
+                    seconds(row["bare loadPyodide"]["cold_tti_ms"]),
+                    seconds(row["micropip path"]["cold_tti_ms"]),
+                    seconds(row["snapshot path"]["cold_tti_ms"]),
+                    f"{seconds(row['default policy']['cold_tti_ms'])} ({row['default policy']['path']})",
+                    str(row["default policy"]["connection"]),
+                ]
+            )
+        out += [
+            "",
+            "Cold loads under DevTools throttling",
+            table(
+                rows, ["network", "bare", "micropip", "snapshot", "default policy", "effectiveType"]
+            ),
+        ]
+    play = results.get("play")
+    if play:
+        rows = [
+            [
+                "all",
+                str(play["samples"]),
+                f"{play['p50']:.1f} ms",
+                f"{play['p95']:.1f} ms",
+                f"{play['max']:.1f} ms",
+            ]
+        ]
+        for kind, v in play["by_type"].items():
+            if v["n"]:
+                rows.append([kind, str(v["n"]), f"{v['p50']:.1f} ms", f"{v['p95']:.1f} ms", ""])
+        out += [
+            "",
+            (
+                f"Input -> pile/pack drawn ({play['inputs_sent']} inputs sent over {play['games']} games"
+                f" at fast speed; {play['unchanged_inputs']} changed nothing,"
+                f" {play['undrawn_inputs']} not drawn before the next input)"
+            ),
+            table(rows, ["inputs", "n", "p50", "p95", "max"]),
+            (
+                f"Drawn in the first frame after the input: {play['drawn_in_next_frame']} of"
+                f" {play['samples']}; that frame's start -> rendered: p50"
+                f" {play['frame_work_p50']:.1f} ms, p95 {play['frame_work_p95']:.1f} ms"
+            ),
+            f"Long tasks (> 50 ms) during play: {play['long_tasks']}, longest {play['longest_task']:.0f} ms",
+            (
+                f"Long animation frames (> 50 ms): {play['long_frames']}, in which scripts ran"
+                f" {play['script_ms_in_long_frames']:.0f} of {play['frame_ms_in_long_frames']:.0f} ms"
+                f" (longest script share in one frame {play['longest_frame_script_ms']:.0f} ms;"
+                f" heaviest: {play['heaviest_scripts']})"
+            ),
+        ]
+    return "\n".join(out)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--runs", type=int, default=3, help="cold+warm loads per page (median reported)"
+    )
+    parser.add_argument(
+        "--inputs", type=int, default=240, help="inputs for the latency figures (0: skip)"
+    )
+    parser.add_argument(
+        "--play-seconds", type=float, default=180, help="upper bound on the play phase"
+    )
+    parser.add_argument(
+        "--throttle", default="", help="comma-separated Mbps for throttled cold loads"
+    )
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    options = parser.parse_args()
+    options.throttle = [float(x) for x in options.throttle.split(",") if x.strip()]
+    load_before = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    results = run(options)
+    results["load_before"] = load_before
+    results["load_after"] = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(report(results))
+    if options.json:
+        options.json.write_text(json.dumps(results, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
