@@ -110,7 +110,10 @@ def test_the_daily_deal_is_the_same_in_two_browsers(browser, server_url) -> None
             view = start_from_menu(page, mode="daily")
             assert (view["mode"], view["date"], view["speed"]) == ("daily", today, "normal")
             assert view["seed"] == bridge.daily_seed(today)
-            assert today in page.inner_text("[data-testid=deal-line]")
+            shown_day = page.evaluate(  # the date as the page's language writes it (Intl), e.g. "Nov 30, 2026"
+                "(d) => new Intl.DateTimeFormat(document.documentElement.lang, {dateStyle: 'medium', timeZone: 'UTC'})"
+                ".format(Date.parse(d + 'T00:00:00Z'))", today)
+            assert shown_day in page.inner_text("[data-testid=deal-line]")
             seen.append((view["seed"], view["turn"], [s["cards"] for s in view["seats"]], first_cards(page)))
             # The day's one scored attempt is used: Daily again is practice on the same deal.
             again = page.evaluate("window.ewar.newGame({mode: 'daily'})")

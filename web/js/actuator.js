@@ -37,9 +37,10 @@ function createCardElement(card) {
   el.dataset.card = card;
   el.setAttribute("role", "img");
   const corner = `<span>${rankLabel(rank)}</span><svg aria-hidden="true"><use href="#suit-${suit}"/></svg>`;
-  el.innerHTML = `<span class="card-corner">${corner}</span>`
+  // What the card shows is drawn for the eye; its name (aria-label, "seven of hearts") is what is read.
+  el.innerHTML = `<span class="card-corner" aria-hidden="true">${corner}</span>`
     + `<span class="card-face"><svg aria-hidden="true"><use href="#suit-${suit}"/></svg></span>`
-    + `<span class="card-corner end">${corner}</span>`;
+    + `<span class="card-corner end" aria-hidden="true">${corner}</span>`;
   el.addEventListener("animationend", () => el.classList.remove(...SEATS.map((s) => `enter-${s}`)));
   return el;
 }
@@ -58,6 +59,7 @@ export function createActuator({ sound, announcer = null }) {
   const pile = $("pile");
   const pileCards = $("pile-cards");
   const toast = $("toast");
+  const packButton = $("your-pack");
   const seats = Object.fromEntries(SEATS.map((seat) => {
     const root = document.querySelector(`.seat[data-seat="${seat}"]`);
     return [seat, {
@@ -140,6 +142,14 @@ export function createActuator({ sound, announcer = null }) {
       }
     }
     setClass(seats.south.root, "is-your-turn", view.your_turn && !view.over);
+    // Your pack is the flip button: its name says what the seat shows, and the hint when it is shown.
+    const you = view.seats.find((info) => info.seat === "south");
+    let packLabel = seats.south.root.getAttribute("aria-label");
+    if (you && view.your_turn && !view.over) packLabel += ` — ${t("table.flipHint")}`;
+    if (memo.get(packButton) !== packLabel) {
+      memo.set(packButton, packLabel);
+      packButton.setAttribute("aria-label", packLabel);
+    }
   }
 
   function drawPile(view, events) {

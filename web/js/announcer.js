@@ -40,9 +40,10 @@ export function createAnnouncer(region, { gapMs = GAP_MS, now = () => performanc
     if (!next || (next.valid && !next.valid(latest))) return;
     // The same words twice in a row must still be spoken: alternate an invisible trailing space.
     toggle = !toggle;
-    region.textContent = next.text + (toggle ? "" : "\u00a0");
+    const text = next.text.charAt(0).toLocaleUpperCase(document.documentElement.lang) + next.text.slice(1);
+    region.textContent = text + (toggle ? "" : "\u00a0");
     lastSaidAt = now();
-    log.push([Math.round(lastSaidAt), next.text]);
+    log.push([Math.round(lastSaidAt), text]);
     if (next.priority === PRIORITY.turn) turnSaid = true;
   }
 

@@ -114,9 +114,9 @@ export function formatNumber(value) {
   return numberFormat.format(value);
 }
 
-/** A minus sign and the number, kept left-to-right inside right-to-left text (U+2066…U+2069). */
+/** "−40": a minus sign (U+2212) and the number (kept left to right in Urdu by the CSS of where it is shown). */
 export function formatMinus(value) {
-  return `\u2066−${numberFormat.format(value)}\u2069`;
+  return value ? `−${numberFormat.format(value)}` : numberFormat.format(0);
 }
 
 /** "2026-11-30" (a UTC calendar day) -> "30 nov. 2026", "2026. 11. 30." ... */

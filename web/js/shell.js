@@ -132,7 +132,11 @@ export async function boot() {
 
   const menu = createMenu({
     storage,
-    onStart: (choice) => startGame(choice),
+    // Start is a user gesture: audio is set up there (~200 ms on first use), not on the game's first flip.
+    onStart: (choice) => {
+      sound.unlock();
+      startGame(choice);
+    },
     onResume: () => menu.close(),
     onSoundChange: (on) => on && sound.unlock(),
   });
@@ -171,7 +175,7 @@ export async function boot() {
     overlays: [$("loading"), $("menu"), $("result")],
     background: [document.querySelector(".bar"), $("table"), document.querySelector(".controls")],
     focusOnOpen: (overlay) => ({ menu: $("menu-title"), result: $("result-title") })[overlay.id] ?? null,
-    playTarget: document.querySelector('[data-testid="pack-south"]'),
+    playTarget: $("your-pack"),
   });
 
   async function switchLanguage(code) {
