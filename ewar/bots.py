@@ -18,11 +18,16 @@ def next_human_action(game: Game, reaction_ms: int, flip_ms: int,
     return None
 
 
-def play_simulated_human(game: Game, reaction_ms: int = 450, flip_ms: int = 300) -> Game:
-    """Play ``game`` to its end with the simulated human in the South seat."""
+def play_simulated_human(game: Game, reaction_ms: int = 450, flip_ms: int = 300,
+                         reactions: dict[int, int] | None = None) -> Game:
+    """Play ``game`` to its end with the simulated human in the South seat.
+
+    ``reactions`` maps the time of a chosen card to another reaction time for it.
+    """
     slapped_flip = None
     while not game.over:
-        plan = next_human_action(game, reaction_ms, flip_ms, slapped_flip)
+        reaction = reactions.get(game.last_flip_ms, reaction_ms) if reactions else reaction_ms
+        plan = next_human_action(game, reaction, flip_ms, slapped_flip)
         upcoming = game.next_event_time()
         if plan is not None and (upcoming is None or plan[0] <= upcoming):
             when, action = plan

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import http.client
-import importlib.util
 import json
 import re
 import shutil
@@ -15,10 +14,10 @@ import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 from urllib.parse import urlsplit
 
 import pytest
+from build_module import load_build_module
 
 ROOT = Path(__file__).resolve().parents[2]
 PYODIDE = ROOT / "node_modules" / "pyodide"
@@ -32,14 +31,6 @@ RUNTIME_FILES = {
 }
 
 
-def load_build_module() -> ModuleType:
-    if "ewar_build" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("ewar_build", ROOT / "build.py")
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["ewar_build"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["ewar_build"]
 
 
 builder = load_build_module()

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 from urllib.parse import urlsplit
 
 import pytest
+from build_module import load_build_module
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update"]
@@ -33,14 +31,6 @@ BOOT = """async () => {
 }"""
 
 
-def load_build_module() -> ModuleType:
-    if "ewar_build" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("ewar_build", ROOT / "build.py")
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["ewar_build"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["ewar_build"]
 
 
 @pytest.fixture(scope="module")

@@ -4,27 +4,17 @@ content hash, whatever steps put into dist/; both steps are no-ops when nothing 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import re
 import struct
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from build_module import load_build_module
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def load_build_module() -> ModuleType:
-    if "ewar_build" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("ewar_build", ROOT / "build.py")
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["ewar_build"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["ewar_build"]
 
 
 builder = load_build_module()

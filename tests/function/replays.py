@@ -16,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from ewar import bridge
-from ewar.bots import next_human_action, play_simulated_human
+from ewar.bots import play_simulated_human
 from ewar.game import Game
 from ewar.replay import Replay
 
@@ -66,25 +66,8 @@ def shifted(record: dict, index: int, delta_ms: int) -> dict:
 def play_with_reactions(game: Game, reaction_ms: int, flip_ms: int,
                         overrides: dict[int, int]) -> tuple[Game, list[dict]]:
     """The simulated human, reacting ``overrides[flip time]`` ms after chosen flips; the game and its events."""
-    events: list[dict] = []
-    slapped_flip = None
-    while not game.over:
-        reaction = overrides.get(game.last_flip_ms, reaction_ms)
-        plan = next_human_action(game, reaction, flip_ms, slapped_flip)
-        upcoming = game.next_event_time()
-        if plan is not None and (upcoming is None or plan[0] <= upcoming):
-            when, action = plan
-            if action == "s":
-                slapped_flip = game.last_flip_ms
-                game.slap(when, atomic=False)
-            else:
-                game.flip(when, atomic=False)
-        elif upcoming is not None:
-            game.advance_to(upcoming + 1)
-        else:
-            raise RuntimeError("the game is stuck")
-        events.extend(game.take_events())
-    return game, events
+    play_simulated_human(game, reaction_ms, flip_ms, overrides)
+    return game, game.take_events()
 
 
 def cpu_slap_wins(events: list[dict]) -> list[tuple[int, int]]:

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from build_module import load_build_module
 
 ROOT = Path(__file__).resolve().parents[2]
 DEBIAN_CHROMIUM = "/usr/bin/chromium"
@@ -21,15 +20,6 @@ NO_CHROMIUM = (
 )
 
 
-def load_build_module() -> ModuleType:
-    """build.py as a module (it is a script at the repo root, not a package)."""
-    if "ewar_build" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("ewar_build", ROOT / "build.py")
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["ewar_build"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["ewar_build"]
 
 
 def chromium_executable() -> str | None:
