@@ -1,12 +1,20 @@
-"""Test-wide settings: markers only (fixtures for browser tests live in tests/web/conftest.py)."""
+"""Test-wide settings: markers, and the one headless Chromium every browser test shares."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 TESTS = Path(__file__).resolve().parent
+DEBIAN_CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update"]
+NO_CHROMIUM = (
+    "No Chromium to run the browser tests. Install Debian's (apt-get install -y chromium) or set "
+    "EWAR_CHROMIUM to a Chromium executable ('' = Playwright's own, if installed)."
+)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -28,3 +36,42 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         path = Path(str(item.fspath)).resolve()
         if path.is_relative_to(TESTS) and path.relative_to(TESTS).parts[0] in ("web", "build"):
             item.add_marker(path.relative_to(TESTS).parts[0])
+
+
+def chromium_executable() -> str | None:
+    """EWAR_CHROMIUM if set ('' = Playwright's own browser, None here), else Debian's."""
+    chosen = os.environ.get("EWAR_CHROMIUM")
+    if chosen is None:
+        return DEBIAN_CHROMIUM if Path(DEBIAN_CHROMIUM).is_file() else None
+    if chosen and not Path(chosen).is_file():
+        pytest.fail(f"EWAR_CHROMIUM={chosen} does not exist. {NO_CHROMIUM}", pytrace=False)
+    return chosen or None
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """Headless Chromium (sync Playwright). Fails, never skips, when there is none."""
+    try:
+        from playwright.sync_api import Error, sync_playwright
+    except ImportError:
+        pytest.fail(
+            "playwright is not installed: python -m pip install -e '.[test]'", pytrace=False
+        )
+    executable = chromium_executable()
+    playwright = sync_playwright().start()
+    try:
+        launched = playwright.chromium.launch(
+            executable_path=executable, args=CHROMIUM_ARGS, headless=True
+        )
+    except Error as error:
+        playwright.stop()
+        pytest.fail(
+            f"Chromium did not start ({executable or 'Playwright’s own'}): "
+            f"{error.message.splitlines()[0]}\n{NO_CHROMIUM}",
+            pytrace=False,
+        )
+    try:
+        yield launched
+    finally:
+        launched.close()
+        playwright.stop()

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -12,7 +10,6 @@ import pytest
 from build_module import load_build_module
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update"]
 RUNTIME_FILES = {
     "pyodide.mjs",
     "pyodide.asm.mjs",
@@ -33,33 +30,12 @@ BOOT = """async () => {
 
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[object]:
-    """Chromium as the browser tests get it (EWAR_CHROMIUM, '' = Playwright's own)."""
-    from playwright.sync_api import sync_playwright
-
-    chosen = os.environ.get("EWAR_CHROMIUM")
-    if chosen is None:
-        chosen = "/usr/bin/chromium" if Path("/usr/bin/chromium").is_file() else ""
-    with sync_playwright() as playwright:
-        try:
-            browser = playwright.chromium.launch(executable_path=chosen or None, args=CHROMIUM_ARGS)
-        except Exception as error:  # noqa: BLE001 - report any launch failure the same way
-            pytest.fail(
-                f"no Chromium ({chosen or 'Playwright’s own'}): {error}; "
-                "apt-get install -y chromium",
-                pytrace=False,
-            )
-        yield browser
-        browser.close()
-
-
 @pytest.mark.slow
-def test_dist_boots_pyodide_and_loads_the_engine_wheel(chromium, tmp_path_factory):
+def test_dist_boots_pyodide_and_loads_the_engine_wheel(browser, tmp_path_factory):
     builder = load_build_module()
     result = builder.build(dist=tmp_path_factory.mktemp("dist"), log=lambda _line: None)
     with builder.DevServer(result.dist, data_dir=tmp_path_factory.mktemp("blobs")) as url:
-        page = chromium.new_page()
+        page = browser.new_page()
         fetched: list[str] = []
         page.on("requestfinished", lambda request: fetched.append(urlsplit(request.url).path))
         failed: list[str] = []

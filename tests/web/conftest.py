@@ -1,9 +1,8 @@
-"""Browser-test fixtures: dist/ built once, the dev server over it, Chromium through Playwright."""
+"""Browser-test fixtures: dist/ built once and the dev server over it (Chromium: tests/conftest.py)."""
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -12,24 +11,9 @@ import pytest
 from build_module import load_build_module
 
 ROOT = Path(__file__).resolve().parents[2]
-DEBIAN_CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update"]
-NO_CHROMIUM = (
-    "No Chromium to run the browser tests. Install Debian's (apt-get install -y chromium) or set "
-    "EWAR_CHROMIUM to a Chromium executable ('' = Playwright's own, if installed)."
-)
 
 
 
-
-def chromium_executable() -> str | None:
-    """EWAR_CHROMIUM if set ('' = Playwright's own browser, None here), else Debian's."""
-    chosen = os.environ.get("EWAR_CHROMIUM")
-    if chosen is None:
-        return DEBIAN_CHROMIUM if Path(DEBIAN_CHROMIUM).is_file() else None
-    if chosen and not Path(chosen).is_file():
-        pytest.fail(f"EWAR_CHROMIUM={chosen} does not exist. {NO_CHROMIUM}", pytrace=False)
-    return chosen or None
 
 
 @pytest.fixture(scope="session")
@@ -67,35 +51,6 @@ def server_url(
         yield url
     finally:
         server.stop()
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
-    """Headless Chromium (sync Playwright). Fails, never skips, when there is none."""
-    try:
-        from playwright.sync_api import Error, sync_playwright
-    except ImportError:
-        pytest.fail(
-            "playwright is not installed: python -m pip install -e '.[test]'", pytrace=False
-        )
-    executable = chromium_executable()
-    playwright = sync_playwright().start()
-    try:
-        launched = playwright.chromium.launch(
-            executable_path=executable, args=CHROMIUM_ARGS, headless=True
-        )
-    except Error as error:
-        playwright.stop()
-        pytest.fail(
-            f"Chromium did not start ({executable or 'Playwright’s own'}): "
-            f"{error.message.splitlines()[0]}\n{NO_CHROMIUM}",
-            pytrace=False,
-        )
-    try:
-        yield launched
-    finally:
-        launched.close()
-        playwright.stop()
 
 
 @pytest.fixture

@@ -55,9 +55,9 @@ SCORES_API = re.compile(r"/api/scores\?")
 
 
 def web_conftest():
-    """tests/web/conftest.py by path (the name `conftest` is shared with tests/conftest.py)."""
+    """tests/conftest.py by path (where the Chromium settings live; `conftest` is not importable)."""
     spec = importlib.util.spec_from_file_location(
-        "ewar_web_conftest", Path(__file__).with_name("conftest.py")
+        "ewar_tests_conftest", Path(__file__).parents[1] / "conftest.py"
     )
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
