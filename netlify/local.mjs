@@ -12,21 +12,10 @@ import { pipeline } from "node:stream/promises";
 import { BlobsServer } from "@netlify/blobs/server";
 import { engineLoader } from "./functions/scores/engine.mjs";
 import { createScoresHandler } from "./functions/scores/scores.mjs";
+import { toWebRequest } from "../tools/web-request.mjs";
 
 export const LOCAL_SITE_ID = "ewar-local";
 const HOST = "127.0.0.1";
-
-function toWebRequest(req, origin) {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) value.forEach((item) => headers.append(name, item));
-    else if (value !== undefined) headers.set(name, value);
-  }
-  const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  return new Request(new URL(req.url, origin), {
-    method: req.method, headers, body: hasBody ? Readable.toWeb(req) : undefined, duplex: hasBody ? "half" : undefined,
-  });
-}
 
 async function relay(blobs, origin, req, res) {
   try {

@@ -15,6 +15,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { toWebRequest } from "./web-request.mjs";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const API_PREFIX = "/api/scores";
@@ -154,22 +155,6 @@ async function serveStatic(root, req, res, rawPath, search) {
     return;
   }
   await pipeline(createReadStream(file), res);
-}
-
-// node:http request -> WHATWG Request for the API module.
-function toWebRequest(req, origin) {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) value.forEach((item) => headers.append(name, item));
-    else if (value !== undefined) headers.set(name, value);
-  }
-  const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  return new Request(new URL(req.url, origin), {
-    method: req.method,
-    headers,
-    body: hasBody ? Readable.toWeb(req) : undefined,
-    duplex: hasBody ? "half" : undefined,
-  });
 }
 
 // WHATWG Response -> node:http response, streamed.
