@@ -126,8 +126,14 @@ def test_micropip_path_loads_and_plays(tab, build_info):
     assert engine["version"] == build_info["engine_version"]
     assert phases_shown(tab) == ["runtime", "micropip", "engine"]
     assert tab.get_attribute("#progress", "aria-valuenow") == "100"
+    assert engine["installer"] == "micropip"  # the engine wheel went through micropip.install
     fetched = tab.evaluate("performance.getEntriesByType('resource').map((r) => r.name)")
     assert not any(name.endswith(build_info["snapshot"]["file"]) for name in fetched)
+    # Each wheel is downloaded once, alongside the runtime, not again by Pyodide or micropip.
+    wheels = sorted(name.rsplit("/", 1)[-1] for name in fetched if name.endswith(".whl"))
+    assert wheels == sorted(
+        path.rsplit("/", 1)[-1] for path in (build_info["micropip_wheel"], build_info["engine_wheel"])
+    )
     actions = [kind for _t, kind in flip_and_slap(tab)["actions"]]
     assert "f" in actions and "s" in actions
 

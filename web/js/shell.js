@@ -219,6 +219,7 @@ export async function boot() {
     bridge = engine.bridge;
     window.ewar.engine = {
       path: engine.path, reason: engine.reason, version: bridge.ENGINE_VERSION, buildInfo: engine.buildInfo,
+      installer: engine.installer ?? null,
     };
   } catch (error) {
     showLoadError(error);
