@@ -45,6 +45,23 @@ function createCardElement(card) {
   return el;
 }
 
+/**
+ * Starts the CSS animation that `name` gives `el`, from its beginning even if it is running or has ended.
+ * Restarting through the Web Animations API costs a style update; the older trick (remove the class, read
+ * offsetWidth, add it back) forced a whole layout in the middle of the frame that draws the input.
+ */
+function replay(el, name) {
+  // Its own and its pseudo-elements' animations (the pile's glow is on ::after), not its children's.
+  const animations = el.classList.contains(name)
+    ? el.getAnimations({ subtree: true }).filter((animation) => animation.effect?.target === el)
+    : [];
+  for (const animation of animations) {
+    animation.cancel();
+    animation.play();
+  }
+  el.classList.add(name);
+}
+
 /** The result panel's title: who won, or how the game ended. */
 export function resultTitle(result) {
   if (result.reason === "time_limit") return result.won ? t("result.time_limitWon") : t("result.time_limit");
@@ -69,6 +86,10 @@ export function createActuator({ sound, announcer = null }) {
       flash: root.querySelector(".seat-flash"),
     }];
   }));
+  // The pile's one-shot animations keep no fill: drop their class once they end, so the next one starts anew.
+  pile.addEventListener("animationend", (event) => {
+    if (event.target === pile) pile.classList.remove("won", "wrong");
+  });
   const cardCache = new Map();
   const memo = new Map(); // last text/attribute written, so unchanged frames touch no DOM
   let pendingView = null;
@@ -212,9 +233,7 @@ export function createActuator({ sound, announcer = null }) {
     const el = seats[seat].flash;
     el.textContent = text;
     el.classList.toggle("bad", bad);
-    el.classList.remove("show");
-    void el.offsetWidth; // restart the animation
-    el.classList.add("show");
+    replay(el, "show");
   }
 
   function showToast(text, bad = false) {
@@ -223,12 +242,6 @@ export function createActuator({ sound, announcer = null }) {
     toast.classList.add("show");
     clearTimeout(toastTimer);
     toastTimer = setTimeout(() => toast.classList.remove("show"), TOAST_MS);
-  }
-
-  function pulse(el, name) {
-    el.classList.remove(name);
-    void el.offsetWidth;
-    el.classList.add(name);
   }
 
   function sendPileTo(seat) {
@@ -259,7 +272,7 @@ export function createActuator({ sound, announcer = null }) {
         case "slap_won": {
           const pattern = t(`pattern.${e.pattern}`);
           flashSeat(e.seat, t("flash.slap"));
-          pulse(pile, "won");
+          replay(pile, "won");
           showToast(you(e.seat, "event.slapWonYou", "event.slapWon", { pattern }));
           sounds.add(e.seat === "south" ? "won" : "slap");
           break;
@@ -267,7 +280,7 @@ export function createActuator({ sound, announcer = null }) {
         case "wrong_slap":
           flashSeat(e.seat, t("flash.wrong"), true);
           if (e.seat === "south") {
-            pulse(pile, "wrong");
+            replay(pile, "wrong");
             showToast(t(e.burned ? "event.wrongSlapYou" : "event.wrongSlapYouNoCard"), true);
             sounds.add("wrong");
           } else {
