@@ -372,6 +372,42 @@ def test_names_are_drawn_as_text_never_as_html(page) -> None:
     assert rows.nth(1).locator("td").nth(2).inner_text() == "10:01"
 
 
+CATALOGS = {code: json.loads((ROOT / "web" / "i18n" / f"{code}.json").read_text()) for code in ("en", "fr")}
+NOTE = "[data-testid=leaderboard-offline]"
+
+
+def test_a_server_error_is_not_called_offline_and_the_note_follows_the_language(page) -> None:
+    """Online, a board request the server answers with 503 says the server did not answer (not "offline");
+    switching language redraws that note; once the server answers again, the note goes."""
+    server = {"failing": True}
+
+    def board_route(route) -> None:
+        if server["failing"]:
+            route.fulfill(status=503, json={"error": "busy"})
+        else:
+            route.continue_()
+
+    page.context.route(re.compile(r"/api/scores\?"), board_route)
+    open_game(page)
+    note = page.locator(NOTE)
+    note.wait_for()
+    assert note.get_attribute("data-reason") == "failed"
+    assert note.inner_text() == CATALOGS["en"]["offline.leaderboardFailedNone"]
+    assert note.inner_text() != CATALOGS["en"]["offline.leaderboardNone"]
+
+    page.select_option("[data-testid=language]", "fr")
+    page.wait_for_function(
+        "([selector, text]) => document.querySelector(selector)?.textContent === text",
+        arg=[NOTE, CATALOGS["fr"]["offline.leaderboardFailedNone"]],
+    )
+
+    server["failing"] = False
+    page.click("[data-testid=leaderboard-tab-1]")
+    page.click("[data-testid=leaderboard-tab-0]")
+    page.wait_for_selector("[data-testid=leaderboard] table:not([hidden]), .lb-empty:not([hidden])")
+    page.wait_for_function(f"document.querySelector('{NOTE}') === null")
+
+
 NAMES = [
     "Ada",
     "  Ada   Lovelace ",

@@ -51,7 +51,7 @@ async function requestBackgroundSync() {
 function createLeaderboard({ panel, storage }) {
   const home = { parent: panel.parentElement, next: panel.nextSibling };
   let day = 0; // 0: today, 1: yesterday
-  let shown = { date: null, board: null, offline: false, seenAt: null };
+  let shown = { date: null, board: null, offline: false, failed: false, seenAt: null };
   let shownAt = 0;
   let sending = false;
   let lastFlush = null;
@@ -211,19 +211,19 @@ function createLeaderboard({ panel, storage }) {
     try {
       result = await fetchBoard(`${ENDPOINT}?${params}`);
     } catch (error) {
+      // The server answered with an error (or not JSON): say so, not "offline", and show the day's kept board.
       console.warn("scores: leaderboard not loaded", error);
-      result = { board: null, offline: true, seenAt: null };
+      result = { board: null, offline: false, failed: true, seenAt: null };
     }
-    if (!result.offline) {
+    if (!result.offline && !result.failed) {
       keepBoard(date, result.board, result.seenAt);
     } else {
       const kept = keptBoard(date); // the board of this day, not just the last one seen
       result = { ...result, board: kept?.board ?? null, seenAt: kept?.seenAt ?? null };
     }
     if (dates()[day] !== date) return; // the player switched days meanwhile
-    shown = { date, board: result.board, offline: result.offline, seenAt: result.seenAt };
+    shown = { date, board: result.board, offline: result.offline, failed: Boolean(result.failed), seenAt: result.seenAt };
     shownAt = Date.now();
-    showOfflineNote(panel, { offline: result.offline, seenAt: result.seenAt });
     render();
   }
 
@@ -293,6 +293,7 @@ function createLeaderboard({ panel, storage }) {
     if (!sameDay) note = t("leaderboard.loading");
     else if (!shown.board) note = t("leaderboard.unavailable");
     view.drawBoard({ date: formatDay(date), board: sameDay ? shown.board : null, queued, note });
+    showOfflineNote(panel, sameDay ? shown : { offline: false });
   }
 
   // ---- Where the panel is: in the result of a scored daily, otherwise in the menu

@@ -2,7 +2,7 @@
 //
 // For web/js/leaderboard.js:
 //   const { board, offline, seenAt } = await fetchBoard(url);   // instead of fetch(url) + json()
-//   showOfflineNote(panel, { offline, seenAt });                 // then draw `board` (null: none seen yet)
+//   showOfflineNote(panel, { offline, failed, seenAt });         // then draw `board` (null: none seen yet)
 
 import { currentLanguage, t } from "./i18n.js";
 
@@ -46,10 +46,13 @@ export async function fetchBoard(url, init = {}) {
   return { board, offline: false, seenAt: Date.now() };
 }
 
-/** Adds (offline) or removes (online) the note at the top of the leaderboard panel. */
-export function showOfflineNote(panel, { offline, seenAt }) {
+/**
+ * Adds or removes the note at the top of the leaderboard panel: offline (no network), failed (the network is
+ * there but the server did not answer well), or neither (the note goes). Drawn again after a language change.
+ */
+export function showOfflineNote(panel, { offline, failed = false, seenAt }) {
   let note = panel.querySelector(":scope > .offline-note");
-  if (!offline) {
+  if (!offline && !failed) {
     note?.remove();
     return;
   }
@@ -60,9 +63,9 @@ export function showOfflineNote(panel, { offline, seenAt }) {
     note.setAttribute("role", "status");
     panel.prepend(note);
   }
-  note.textContent = seenAt
-    ? t("offline.leaderboard", { time: formatWhen(seenAt) })
-    : t("offline.leaderboardNone");
+  note.dataset.reason = offline ? "offline" : "failed";
+  const key = offline ? "offline.leaderboard" : "offline.leaderboardFailed";
+  note.textContent = seenAt ? t(key, { time: formatWhen(seenAt) }) : t(`${key}None`);
 }
 
 function formatWhen(ms) {
