@@ -250,6 +250,10 @@ def test_the_live_region_says_what_matters_without_flooding(page, wrong_first_se
     wait_ready(page)
     start_from_menu(page, speed="fast", deal=wrong_first_seed)
     page.keyboard.press(" ")  # the pile is empty: a wrong slap
+    # A turn that is over before the region's next slot (~800 ms pacing) is dropped, never said late: so wait
+    # on the first turn of ours long enough for it to be said, whatever else the CPUs did meanwhile.
+    page.wait_for_function("window.ewar.view().your_turn || window.ewar.view().over")
+    page.wait_for_timeout(1800)
     view = play_to_end(page, keyboard(page))
     page.wait_for_function("document.body.dataset.state === 'over'")
     page.wait_for_timeout(900)  # the last words wait for their turn
