@@ -12,17 +12,15 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import importlib.util
 import json
-import os
 import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update"]
+from common import CHROMIUM, CHROMIUM_ARGS, ROOT, load_build_module
+
 READY_MS = 120_000
 # Types a CDN compresses on the fly (Netlify and others): text, JSON, JavaScript, WebAssembly.
 COMPRESSIBLE = (".html", ".js", ".mjs", ".css", ".json", ".webmanifest", ".svg", ".wasm", ".txt")
@@ -49,14 +47,6 @@ async () => {
   return window.ewarOffline.status();
 }
 """
-
-
-def load_build_module():
-    spec = importlib.util.spec_from_file_location("ewar_build", ROOT / "build.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["ewar_build"] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def brotli_sizes(paths: list[Path]) -> tuple[dict[Path, int], str]:
@@ -170,9 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     options = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     options.add_argument("--runs", type=int, default=5)
     options.add_argument("--dist", type=Path, default=ROOT / "dist")
-    options.add_argument(
-        "--chromium", default=os.environ.get("EWAR_CHROMIUM") or "/usr/bin/chromium"
-    )
+    options.add_argument("--chromium", default=CHROMIUM)
     args = options.parse_args(argv)
 
     from playwright.sync_api import sync_playwright

@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gzip
-import importlib.util
 import json
 import os
 import random
@@ -43,9 +42,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = os.environ.get("EWAR_CHROMIUM") or "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update"]
+from common import CHROMIUM, CHROMIUM_ARGS, load_build_module
+
 READY_TIMEOUT_MS = 180_000
 RTT_MS = 40
 
@@ -169,14 +167,6 @@ LATENCY_HOOKS = """
   window.__latency = state;
 }
 """
-
-
-def load_build_module():
-    spec = importlib.util.spec_from_file_location("ewar_build", ROOT / "build.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["ewar_build"] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def link_tree(source: Path, target: Path) -> None:
