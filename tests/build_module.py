@@ -1,8 +1,10 @@
-"""build.py as an importable module for the tests (it is a script at the repo root)."""
+"""build.py as an importable module for the tests (it is a script at the repo root), and a copy of the
+project for tests that edit its inputs and rebuild."""
 
 from __future__ import annotations
 
 import importlib.util
+import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -19,3 +21,25 @@ def load_build_module() -> ModuleType:
         sys.modules["ewar_build"] = module
         spec.loader.exec_module(module)
     return sys.modules["ewar_build"]
+
+
+def copy_project(target: Path, extra: tuple[str, ...] = ()) -> Path:
+    """This repository's build inputs copied into `target` (node_modules linked), for tests that edit and
+    rebuild: the package files, the engine's sources, web/, and each of `extra` (a file or a folder)."""
+    builder = load_build_module()
+    target.mkdir()
+    for name in ("pyproject.toml", "package.json", "package-lock.json"):
+        shutil.copyfile(ROOT / name, target / name)
+    for path in builder.engine_source_files(ROOT):
+        copy = target / path.relative_to(ROOT)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, copy)
+    for name in ("web", *extra):
+        source, copy = ROOT / name, target / name
+        if source.is_dir():
+            shutil.copytree(source, copy)
+        else:
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, copy)
+    (target / "node_modules").symlink_to(ROOT / "node_modules")
+    return target

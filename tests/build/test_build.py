@@ -17,7 +17,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from build_module import load_build_module
+from build_module import copy_project, load_build_module
 
 ROOT = Path(__file__).resolve().parents[2]
 PYODIDE = ROOT / "node_modules" / "pyodide"
@@ -221,20 +221,7 @@ def test_refuses_to_build_into_a_folder_holding_sources(folder):
 @pytest.fixture
 def project_copy(tmp_path: Path) -> Path:
     """The build inputs of this repository, copied (node_modules linked) so tests can edit them."""
-    copy = tmp_path / "project"
-    copy.mkdir()
-    for name in ("pyproject.toml", "package.json", "package-lock.json"):
-        shutil.copyfile(ROOT / name, copy / name)
-    for path in builder.engine_source_files(ROOT):
-        target = copy / path.relative_to(ROOT)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, target)
-    if (ROOT / "web").is_dir():
-        shutil.copytree(ROOT / "web", copy / "web")
-    else:
-        (copy / "web").mkdir()
-    (copy / "node_modules").symlink_to(ROOT / "node_modules")
-    return copy
+    return copy_project(tmp_path / "project")
 
 
 @pytest.mark.slow

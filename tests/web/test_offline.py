@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
-import shutil
 import struct
 import tempfile
 from collections.abc import Iterator
@@ -14,6 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from build_module import copy_project
 from pagedriver import keyboard, play_to_end, short_practice_seeds, start_from_menu, wait_ready
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -246,19 +246,7 @@ def test_fetch_board_offline_gives_the_last_board_or_says_there_is_none(context,
 @pytest.fixture
 def site(build_module, tmp_path) -> Iterator[dict]:
     """A project copy built into its own dist/ and served: tests change web/ and redeploy."""
-    project = tmp_path / "project"
-    project.mkdir()
-    for name in ("pyproject.toml", "package.json", "package-lock.json"):
-        shutil.copyfile(ROOT / name, project / name)
-    for path in build_module.engine_source_files(ROOT):
-        target = project / path.relative_to(ROOT)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, target)
-    shutil.copytree(ROOT / "web", project / "web")
-    shutil.copytree(ROOT / "sw", project / "sw")
-    (project / "tools").mkdir()
-    shutil.copyfile(ROOT / "tools" / "icons.py", project / "tools" / "icons.py")
-    (project / "node_modules").symlink_to(ROOT / "node_modules")
+    project = copy_project(tmp_path / "project", extra=("sw", "tools/icons.py"))
     dist = tmp_path / "dist"
 
     # Without the page's memory snapshot: its step would remake it for every new dist folder (~20 s),
