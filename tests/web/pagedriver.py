@@ -114,6 +114,20 @@ def play_to_end(page, controls: Controls, *, timeout_s: float = 150.0,
     raise AssertionError(f"the game did not end within {timeout_s} s: {page.evaluate('window.ewar.view()')}")
 
 
+def lose_by_wrong_slaps(page, tries: int = 60) -> dict:
+    """Wrong slaps until out of cards, one more and you are eliminated: a short, complete loss.
+    At most `tries` looks at the table; returns the final view once the page says the game is over."""
+    for _ in range(tries):
+        view = page.evaluate("window.ewar.view()")
+        if view["over"]:
+            break
+        if pattern_on_top(view["pile"]["top"]) is None:
+            page.keyboard.press(" ")
+        page.wait_for_timeout(30)
+    page.wait_for_function("document.body.dataset.state === 'over'")
+    return page.evaluate("window.ewar.view()")
+
+
 def shown_number(page, testid: str) -> int:
     """The integer shown in an element, whatever the digit grouping."""
     text = page.inner_text(f"[data-testid={testid}]")

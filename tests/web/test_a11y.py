@@ -12,7 +12,7 @@ import pytest
 from a11ykit import LANGUAGES, LOCALES, catalog, run_axe
 from pagedriver import (
     keyboard,
-    pattern_on_top,
+    lose_by_wrong_slaps,
     play_to_end,
     short_practice_seeds,
     start_from_menu,
@@ -41,19 +41,6 @@ def wait_cards_on_pile(page, count: int = 2) -> dict:
             page.keyboard.press("Enter")
         page.wait_for_timeout(40)
     raise AssertionError("the pile never showed cards")
-
-
-def lose_by_wrong_slaps(page) -> dict:
-    """Wrong slaps until out of cards, one more and you are eliminated: a short, complete loss."""
-    for _ in range(60):
-        view = page.evaluate("window.ewar.view()")
-        if view["over"]:
-            break
-        if pattern_on_top(view["pile"]["top"]) is None:
-            page.keyboard.press(" ")
-        page.wait_for_timeout(30)
-    page.wait_for_function("document.body.dataset.state === 'over'")
-    return page.evaluate("window.ewar.view()")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -8,7 +8,7 @@ import json
 import pytest
 from pagedriver import (
     keyboard,
-    pattern_on_top,
+    lose_by_wrong_slaps,
     play_to_end,
     short_practice_seeds,
     shown_number,
@@ -81,14 +81,7 @@ def test_a_lost_game_shows_the_piles_score(page) -> None:
     page.goto("/")
     wait_ready(page)
     start_from_menu(page, speed="slow", deal=77)
-    for _ in range(40):
-        view = page.evaluate("window.ewar.view()")
-        if view["over"]:
-            break
-        if pattern_on_top(view["pile"]["top"]) is None:
-            page.keyboard.press(" ")
-        page.wait_for_timeout(30)
-    view = page.evaluate("window.ewar.view()")
+    view = lose_by_wrong_slaps(page, tries=40)
     assert view["over"], view
     assert view["result"]["won"] is False
     assert view["result"]["reason"] == "eliminated"
