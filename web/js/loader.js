@@ -39,15 +39,24 @@ function checkBrowser() {
   if (!ok) throw new LoadError("loading.errorOldBrowser");
 }
 
-async function fetchJson(path) {
+/** The page's file at `path`, answered with success; else a LoadError naming the file. */
+async function fetchFile(path, init = {}) {
   let response;
   try {
-    response = await fetch(pageUrl(path), { cache: "no-cache" });
+    response = await fetch(pageUrl(path), init);
   } catch (error) {
     throw new LoadError("loading.errorMissing", { file: path }, error);
   }
   if (!response.ok) throw new LoadError("loading.errorMissing", { file: path });
-  return response.json();
+  return response;
+}
+
+async function fetchJson(path) {
+  return (await fetchFile(path, { cache: "no-cache" })).json();
+}
+
+async function fetchBytes(path) {
+  return new Uint8Array(await (await fetchFile(path)).arrayBuffer());
 }
 
 /**
@@ -291,18 +300,6 @@ async function step(key, params, action) {
     if (error instanceof LoadError) throw error;
     throw new LoadError(key, params, error);
   }
-}
-
-/** The response's bytes; a LoadError naming the file if it cannot be had. */
-async function fetchBytes(path) {
-  let response;
-  try {
-    response = await fetch(pageUrl(path));
-  } catch (error) {
-    throw new LoadError("loading.errorMissing", { file: path }, error);
-  }
-  if (!response.ok) throw new LoadError("loading.errorMissing", { file: path });
-  return new Uint8Array(await response.arrayBuffer());
 }
 
 /** Where the engine wheel is put for micropip to install it from the in-memory file system ("emfs:"). */
