@@ -10,6 +10,14 @@ from pathlib import Path
 from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
+# What dist/pyodide/ must hold of the runtime: the files loadPyodide() fetches.
+RUNTIME_FILES = {
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+}
 
 
 def load_build_module() -> ModuleType:

@@ -17,18 +17,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from build_module import copy_project, load_build_module
+from build_module import RUNTIME_FILES, copy_project, load_build_module
 
 ROOT = Path(__file__).resolve().parents[2]
 PYODIDE = ROOT / "node_modules" / "pyodide"
 ICONS = ("icon-192.png", "icon-512.png", "icon-maskable-192.png", "icon-maskable-512.png")
-RUNTIME_FILES = {
-    "pyodide.mjs",
-    "pyodide.asm.mjs",
-    "pyodide.asm.wasm",
-    "python_stdlib.zip",
-    "pyodide-lock.json",
-}
 
 
 

@@ -7,16 +7,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from build_module import load_build_module
+from build_module import RUNTIME_FILES, load_build_module
 
 ROOT = Path(__file__).resolve().parents[2]
-RUNTIME_FILES = {
-    "pyodide.mjs",
-    "pyodide.asm.mjs",
-    "pyodide.asm.wasm",
-    "python_stdlib.zip",
-    "pyodide-lock.json",
-}
 BOOT = """async () => {
   const info = await (await fetch("/build-info.json")).json();
   const { loadPyodide } = await import("/pyodide/pyodide.mjs");
