@@ -12,9 +12,9 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parents[1] / "tests")]
 
-from ewar.bots import play_simulated_human  # noqa: E402
+from players import play_simulated_human  # noqa: E402
 from ewar.game import Game  # noqa: E402
 
 CASES = [("slow", 450), ("normal", 450), ("fast", 450), ("fast", 250),

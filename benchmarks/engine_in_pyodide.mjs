@@ -34,7 +34,7 @@ console.log(`one page call, frame() + JSON.parse in JS: median ${(percentile(cos
 
 pyodide.runPython(`
 import time
-from ewar.bots import play_simulated_human
+from players import play_simulated_human
 from ewar.game import Game
 from ewar.replay import Replay, verify
 

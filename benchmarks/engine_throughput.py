@@ -11,12 +11,12 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parents[1] / "tests")]
 
 import bmn_reference  # noqa: E402
 
 from ewar.bmn import parse_pack, play  # noqa: E402
-from ewar.bots import play_simulated_human  # noqa: E402
+from players import play_simulated_human  # noqa: E402
 from ewar.bridge import new_game  # noqa: E402
 from ewar.game import Game  # noqa: E402
 from ewar.replay import Replay, verify  # noqa: E402

@@ -82,7 +82,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def run_python(*args: str, stdin: str | None = None, hashseed: str = "0"):
     """Run this repository's engine in a fresh interpreter (never an installed copy)."""
-    env = {"PYTHONPATH": str(REPO), "PYTHONHASHSEED": hashseed,
+    env = {"PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "tests")]), "PYTHONHASHSEED": hashseed,
            "PATH": os.environ.get("PATH", ""), "PYTHONIOENCODING": "utf-8"}
     return subprocess.run([sys.executable, *args], check=False, capture_output=True, text=True,
                           cwd=REPO, env=env, input=stdin, timeout=60)

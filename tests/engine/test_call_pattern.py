@@ -6,7 +6,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ewar.bots import play_simulated_human
+from players import play_simulated_human
 from ewar.errors import IllegalActionError
 from ewar.game import Game
 from ewar.replay import Replay

@@ -9,7 +9,7 @@ import pytest
 from support import WEST, make_deal, run_python
 
 from ewar import __version__
-from ewar.bots import play_simulated_human
+from players import play_simulated_human
 from ewar.game import Game
 from ewar.replay import Replay
 

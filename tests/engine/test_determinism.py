@@ -11,7 +11,7 @@ import random
 import pytest
 from support import run_python
 
-from ewar.bots import play_simulated_human
+from players import play_simulated_human
 from ewar.game import Game
 from ewar.replay import Replay
 
@@ -66,7 +66,7 @@ class TestSameInputsSameGame:
 
     def test_a_fresh_interpreter_plays_the_same_game(self):
         code = ("import hashlib, json; from ewar.game import Game; "
-                "from ewar.bots import play_simulated_human; "
+                "from players import play_simulated_human; "
                 "g = play_simulated_human(Game(4242, speed='fast'), reaction_ms=300, "
                 "flip_ms=350); print(hashlib.sha256(json.dumps(g.take_events()).encode())"
                 ".hexdigest())")

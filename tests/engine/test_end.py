@@ -18,7 +18,7 @@ from support import (
     run_until,
 )
 
-from ewar.bots import play_simulated_human
+from players import play_simulated_human
 from ewar.cards import card_name, full_deck
 from ewar.errors import GameOverError
 from ewar.game import TIME_LIMIT_MS, Game

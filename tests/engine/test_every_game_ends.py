@@ -1,7 +1,7 @@
 """Every game ends: 10,000 seeded games with a bot in the human's seat all finish,
 with all 52 cards on the table after every single happening."""
 
-from ewar.bots import next_human_action
+from players import next_human_action
 from ewar.game import TIME_LIMIT_MS, Game
 
 GAMES = 10_000

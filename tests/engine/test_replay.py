@@ -6,7 +6,7 @@ import json
 import pytest
 
 from ewar import __version__
-from ewar.bots import play_simulated_human
+from players import play_simulated_human
 from ewar.bridge import verify as bridge_verify
 from ewar.errors import ReplayError
 from ewar.game import Game

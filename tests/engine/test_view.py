@@ -11,7 +11,7 @@ import re
 import pytest
 from support import EAST, SOUTH, WEST, events_of, make_game, random_human, run_until, step
 
-from ewar.bots import play_simulated_human
+from players import play_simulated_human
 from ewar.cards import card_name
 from ewar.game import Game
 

@@ -13,10 +13,10 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).resolve().parents[1])]
 
 from ewar import bridge
-from ewar.bots import play_simulated_human
+from players import play_simulated_human
 from ewar.game import Game
 from ewar.replay import Replay
 

@@ -140,7 +140,7 @@ def short_practice_seeds(count: int = 2, candidates: range = range(1, 201), *,
     """Practice seeds whose fast-CPU game a quick human finishes soonest, found with the engine's
     own simulated human (a fraction of a second), so that a full game fits in a test's time.
     wrong_slap_first: the human slaps the empty pile at the start, as a test will."""
-    from ewar.bots import play_simulated_human
+    from players import play_simulated_human
     from ewar.game import Game
 
     durations = []

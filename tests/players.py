@@ -3,8 +3,8 @@ reaction time, never wrongly, and flips a fixed time after its turn begins."""
 
 from __future__ import annotations
 
-from .deal import SOUTH
-from .game import Game
+from ewar.deal import SOUTH
+from ewar.game import Game
 
 
 def next_human_action(game: Game, reaction_ms: int, flip_ms: int,
