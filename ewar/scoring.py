@@ -34,11 +34,13 @@ class Score:
             "wrong_slaps": wrong_slaps,
             "wrong_slap_penalty": PER_WRONG_SLAP * wrong_slaps,
             "floor": WIN_FLOOR,
+            "floor_applied": raw < WIN_FLOOR,
         }
         return cls(max(WIN_FLOOR, raw), breakdown)
 
     @classmethod
     def for_loss(cls, piles_slapped: int) -> Score:
         """25 for each pile the human won by slapping first."""
-        breakdown = {"piles_slapped": piles_slapped, "per_pile": PER_PILE_SLAPPED}
-        return cls(PER_PILE_SLAPPED * piles_slapped, breakdown)
+        total = PER_PILE_SLAPPED * piles_slapped
+        breakdown = {"piles_slapped": piles_slapped, "per_pile": PER_PILE_SLAPPED, "piles_score": total}
+        return cls(total, breakdown)

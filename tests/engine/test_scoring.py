@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support import SOUTH, make_game, run_until
 
-from ewar.bots import play_simulated_human
+from players import play_simulated_human
 from ewar.cards import card_name, full_deck
 from ewar.game import Game
 from ewar.scoring import Score
@@ -57,7 +57,12 @@ class TestWinScore:
         score = Score.for_win(61_999, 2)
         breakdown = score.breakdown
         assert breakdown == {"base": 2000, "seconds": 61, "seconds_penalty": 122,
-                             "wrong_slaps": 2, "wrong_slap_penalty": 40, "floor": 500}
+                             "wrong_slaps": 2, "wrong_slap_penalty": 40, "floor": 500,
+                             "floor_applied": False}
+
+    def test_the_breakdown_says_when_the_floor_applied(self):
+        assert Score.for_win(1_000_000, 0).breakdown["floor_applied"] is True
+        assert Score.for_win(749_999, 0).breakdown["floor_applied"] is False
 
 
 class TestLossScore:
@@ -67,7 +72,7 @@ class TestLossScore:
     def test_25_per_pile_slapped(self, piles, expected):
         score = Score.for_loss(piles)
         assert score.total == expected
-        assert score.breakdown == {"piles_slapped": piles, "per_pile": 25}
+        assert score.breakdown == {"piles_slapped": piles, "per_pile": 25, "piles_score": expected}
 
 
 ALL_BUT = " ".join(card_name(c) for c in full_deck()
