@@ -1,0 +1,86 @@
+// Hosts the engine in a Pyodide runtime, for the page, the scores function and the snapshot maker alike: restores
+// a build-time memory snapshot, or installs the engine's wheel, and hands back the bridge. No I/O here: callers
+// bring loadPyodide and the bytes, so the same steps run in a browser and in Node.
+
+/** The folder of Pyodide's in-memory file system where a wheel is put for micropip to install ("emfs:"). */
+const WHEEL_DIR = "/tmp/ewar-wheels";
+
+function engineModulesOf(bridge) {
+  const [version, modules] = JSON.parse(bridge.loaded());
+  return { version, modules };
+}
+
+/**
+ * Restores a memory snapshot that holds the engine already imported. `expect` ({version, modules}, either
+ * optional) is checked against what the restored interpreter holds; a mismatch throws.
+ * Resolves to {pyodide, bridge}.
+ */
+export async function restoreEngine({ loadPyodide, indexURL, snapshot, expect = {}, options = {} }) {
+  const pyodide = await loadPyodide({ indexURL, _loadSnapshot: snapshot, ...options });
+  const bridge = pyodide.pyimport("ewar.bridge");
+  const held = engineModulesOf(bridge);
+  if (expect.version && held.version !== expect.version) {
+    throw new Error(`the restored engine is ${held.version}, not ${expect.version}`);
+  }
+  if (expect.modules && JSON.stringify(held.modules) !== JSON.stringify(expect.modules)) {
+    throw new Error("the restored snapshot does not hold the engine's modules");
+  }
+  return { pyodide, bridge };
+}
+
+/** Unpacks a wheel straight into site-packages (no installer: the snapshot maker and the function's plain path). */
+export function unpackWheel(pyodide, wheelBytes) {
+  const site = pyodide.pyimport("site");
+  const getPaths = site.getsitepackages;
+  const paths = getPaths();
+  const sitePackages = paths.toJs()[0];
+  for (const proxy of [paths, getPaths, site]) proxy.destroy();
+  pyodide.unpackArchive(wheelBytes, "wheel", { extractDir: sitePackages });
+  const importlib = pyodide.pyimport("importlib");
+  importlib.invalidate_caches();
+  importlib.destroy();
+}
+
+/**
+ * The page's plain path: unpacks micropip's own (pure Python) wheel, then has micropip install the engine's
+ * wheel from the in-memory file system, as a package manager would. Resolves to the bridge.
+ */
+export async function installWithMicropip(pyodide, { micropipWheel, engineWheel, engineWheelName }) {
+  pyodide.unpackArchive(micropipWheel, "wheel");
+  const micropip = pyodide.pyimport("micropip");
+  const wheelPath = `${WHEEL_DIR}/${engineWheelName}`;
+  pyodide.FS.mkdirTree(WHEEL_DIR);
+  pyodide.FS.writeFile(wheelPath, engineWheel);
+  try {
+    await micropip.install(`emfs:${wheelPath}`);
+  } finally {
+    micropip.destroy();
+  }
+  return pyodide.pyimport("ewar.bridge");
+}
+
+/**
+ * Loads Pyodide plainly with the wheel unpacked and every engine module imported (the function's fallback when
+ * no snapshot matches). Resolves to {pyodide, bridge}.
+ */
+export async function loadEngineFromWheel({ loadPyodide, indexURL, engineWheel, options = {} }) {
+  const pyodide = await loadPyodide({ indexURL, ...options });
+  unpackWheel(pyodide, engineWheel);
+  const bridge = pyodide.pyimport("ewar.bridge");
+  bridge.preload();
+  return { pyodide, bridge };
+}
+
+/**
+ * Build time: a memory snapshot of Pyodide with the engine unpacked and every engine module imported.
+ * Resolves to {snapshot: Uint8Array, version, modules, heapBytes}.
+ */
+export async function makeEngineSnapshot({ loadPyodide, indexURL, engineWheel, options = {} }) {
+  const pyodide = await loadPyodide({ indexURL, _makeSnapshot: true, ...options });
+  unpackWheel(pyodide, engineWheel);
+  const bridge = pyodide.pyimport("ewar.bridge");
+  const [version, modules] = JSON.parse(bridge.preload());
+  bridge.destroy(); // no proxy may outlive the snapshot
+  const heapBytes = pyodide._module.HEAP8.length;
+  return { snapshot: pyodide.makeMemorySnapshot(), version, modules, heapBytes };
+}
