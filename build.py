@@ -347,6 +347,12 @@ def run_quiet(cmd: list[str], what: str, **kwargs) -> subprocess.CompletedProces
     return done
 
 
+def node_executable() -> str | None:
+    """The project's own Node (package.json pins node@22 from npm), else the system's."""
+    own = ROOT / "node_modules" / ".bin" / "node"
+    return str(own) if own.is_file() else shutil.which("node")
+
+
 def files_under(folder: Path) -> list[Path]:
     return sorted(
         path
@@ -388,7 +394,7 @@ def ensure_node_modules(ctx: Context) -> None:
         return
     npm = shutil.which("npm")
     if not npm:
-        raise BuildError("npm not found: install Node.js 20 (with npm) first")
+        raise BuildError("npm not found: install Node.js 22 (with npm) first")
     command = [npm, "ci" if lock.is_file() else "install", "--no-audit", "--no-fund"]
     ctx.log(f"  running {' '.join(command[1:])} (node_modules does not match the lock)")
     run_quiet(command, "npm", cwd=root)
@@ -500,13 +506,16 @@ def pyodide_dir(ctx: Context) -> Path:
 
 def pyodide_inputs(ctx: Context) -> Inputs:
     folder = pyodide_dir(ctx)
-    return Inputs([folder / "package.json", *(folder / name for name in PYODIDE_FILES)])
+    files = [folder / "package.json", *(folder / name for name in PYODIDE_FILES)]
+    return Inputs(files, {"records": ["pyodide_version", "runtime_files"]})
 
 
 def copy_pyodide_runtime(ctx: Context) -> None:
     folder = pyodide_dir(ctx)
     for name in PYODIDE_FILES:
         ctx.put_file(f"pyodide/{name}", folder / name)
+    # The one list of runtime files (under pyodide/) with their sizes: the page's loader reads it.
+    ctx.info["runtime_files"] = {name: (folder / name).stat().st_size for name in PYODIDE_FILES}
     ctx.info["pyodide_version"] = json.loads((folder / "package.json").read_text())["version"]
 
 
@@ -600,9 +609,9 @@ def page_snapshot_inputs(ctx: Context) -> Inputs:
 
 
 def run_page_snapshot_tool(ctx: Context, kept: Path) -> None:
-    node = shutil.which("node")
+    node = node_executable()
     if not node:
-        raise BuildError("node not found: install Node.js 20")
+        raise BuildError("node not found: install Node.js 22")
     with tempfile.TemporaryDirectory(prefix="ewar-snapshot-") as tmp:
         out = Path(tmp, "engine.snapshot.gz")
         command = [
@@ -668,9 +677,9 @@ def make_function_snapshot(ctx: Context) -> None:
     made = all((out / name).is_file() for name in ("engine.snapshot", "engine.snapshot.json"))
     if made and stamp_file.is_file() and stamp_file.read_text() == stamp:
         return
-    node = shutil.which("node")
+    node = node_executable()
     if not node:
-        raise BuildError("node not found: install Node.js 20")
+        raise BuildError("node not found: install Node.js 22")
     stamp_file.unlink(missing_ok=True)
     wheel = str(built_engine_wheel(ctx))
     command = [node, str(tool), "--root", str(ctx.root), "--wheel", wheel, "--out", str(out)]
@@ -684,7 +693,7 @@ def make_function_snapshot(ctx: Context) -> None:
 # ---------------------------------------------------------------------------------------------
 # Step: build_info (what the page reads first)
 
-INFO_ORDER = ("engine_wheel", "micropip_wheel", "pyodide_version", "engine_version")
+INFO_ORDER = ("engine_wheel", "micropip_wheel", "pyodide_version", "engine_version", "runtime_files")
 
 
 def content_hash(outputs: dict[str, str]) -> str:
@@ -806,9 +815,9 @@ def devserver_command(
     data_dir: Path | None = None,
     api_module: Path | None = None,
 ) -> list[str]:
-    node = shutil.which("node")
+    node = node_executable()
     if not node:
-        raise BuildError("node not found: install Node.js 20")
+        raise BuildError("node not found: install Node.js 22")
     command = [
         node,
         str(ROOT / "tools" / "devserver.mjs"),
@@ -1043,7 +1052,7 @@ def run_tests(pytest_args: list[str]) -> int:
     node_tests = node_test_files(root)
     if node_tests:
         files = [path.relative_to(root).as_posix() for path in node_tests]
-        node = subprocess.run(["node", "--test", *files], check=False, cwd=root, env=env)
+        node = subprocess.run([node_executable() or "node", "--test", *files], check=False, cwd=root, env=env)
         if node.returncode != 0:
             failures.append(f"node --test (exit {node.returncode})")
     else:
