@@ -54,9 +54,7 @@ def browser() -> Iterator[object]:
     try:
         from playwright.sync_api import Error, sync_playwright
     except ImportError:
-        pytest.fail(
-            "playwright is not installed: python -m pip install -e '.[test]'", pytrace=False
-        )
+        pytest.fail("playwright is not installed: python build.py test installs it", pytrace=False)
     executable = chromium_executable()
     playwright = sync_playwright().start()
     try:

@@ -1,8 +1,12 @@
-// Local development server: serves a built dist/ folder and mounts the scores API at /api/scores.
+// Local development server: serves a built dist/ folder with the headers netlify.toml declares, and mounts the
+// scores API at /api/scores.
 //
-//   node tools/devserver.mjs [--dir dist] [--port 8000] [--host 127.0.0.1]
+//   node tools/devserver.mjs [--dir dist] [--port 8000] [--host 127.0.0.1] [--netlify-toml netlify.toml]
 //                            [--data-dir .local-data/blobs] [--api-module netlify/local.mjs] [--log]
 //
+// Static files get netlify.toml's [[headers]], parsed and matched by Netlify's own parser (@netlify/headers-parser,
+// as netlify-cli does), over a content type by extension and Netlify's default Cache-Control. API responses keep
+// their own headers (Netlify applies custom headers to static files only).
 // --port 0 picks a free port; the "Serving Egyptian War at URL" line names the one in use.
 // The API module must export startLocalApi({ dataDir }) resolving to { handle(Request): Response }
 // (and optionally close()). When it does not exist, /api/scores answers 503.
@@ -15,6 +19,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { parseAllHeaders } from "@netlify/headers-parser";
 import { toWebRequest } from "./web-request.mjs";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -44,9 +49,8 @@ const MIME_TYPES = {
   ".bin": "application/octet-stream",
 };
 
-// html, sw.js and build-info.json must never be served stale; on a dev server every other file
-// may also change between builds under the same name, so everything is revalidated (ETag + 304).
-const CACHE_CONTROL = "no-cache";
+// What Netlify sends for a file whose rules set no Cache-Control: revalidate every time (ETag + 304).
+const DEFAULT_CACHE_CONTROL = "public, max-age=0, must-revalidate";
 
 function readOptions(argv) {
   const { values } = parseArgs({
@@ -55,6 +59,7 @@ function readOptions(argv) {
       dir: { type: "string", default: "dist" },
       port: { type: "string", default: "8000" },
       host: { type: "string", default: "127.0.0.1" },
+      "netlify-toml": { type: "string", default: path.join(REPO_ROOT, "netlify.toml") },
       "data-dir": { type: "string", default: ".local-data/blobs" },
       "api-module": { type: "string", default: path.join(REPO_ROOT, "netlify", "local.mjs") },
       log: { type: "boolean", default: false },
@@ -68,10 +73,29 @@ function readOptions(argv) {
     dir: path.resolve(values.dir),
     port,
     host: values.host,
+    netlifyToml: path.resolve(values["netlify-toml"]),
     dataDir: path.resolve(values["data-dir"]),
     apiModule: path.resolve(values["api-module"]),
     log: values.log,
   };
+}
+
+/** netlify.toml's [[headers]] rules ({for, forRegExp, values}); a syntax error stops the server. */
+async function loadHeaderRules(netlifyToml) {
+  await access(netlifyToml);
+  const { headers, errors } = await parseAllHeaders({ netlifyConfigPath: netlifyToml, minimal: false });
+  if (errors.length > 0) throw new Error(`${netlifyToml}: ${errors.map((error) => error.message).join("; ")}`);
+  return headers;
+}
+
+/** The headers the rules declare for a URL path; a later rule wins a name an earlier one set (as in netlify-cli). */
+function declaredHeaders(rules, urlPath) {
+  const declared = {};
+  for (const { forRegExp, values } of rules) {
+    if (!forRegExp.test(urlPath)) continue;
+    for (const [name, value] of Object.entries(values)) declared[name.toLowerCase()] = value;
+  }
+  return declared;
 }
 
 function contentType(filePath) {
@@ -120,12 +144,12 @@ async function resolveFile(root, rawPath) {
   return { file: candidate, info };
 }
 
-async function serveStatic(root, req, res, rawPath, search) {
+async function serveStatic(options, req, res, rawPath, search) {
   if (req.method !== "GET" && req.method !== "HEAD") {
     sendText(res, 405, "Method Not Allowed", { Allow: "GET, HEAD" });
     return;
   }
-  const found = await resolveFile(root, rawPath);
+  const found = await resolveFile(options.dir, rawPath);
   if (!found) {
     sendText(res, 404, "Not Found");
     return;
@@ -138,18 +162,18 @@ async function serveStatic(root, req, res, rawPath, search) {
   const { file, info } = found;
   const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
   const headers = {
-    "Content-Type": contentType(file),
-    "Cache-Control": CACHE_CONTROL,
-    ETag: etag,
-    "Last-Modified": info.mtime.toUTCString(),
-    "X-Content-Type-Options": "nosniff",
+    "content-type": contentType(file),
+    "cache-control": DEFAULT_CACHE_CONTROL,
+    etag,
+    "last-modified": info.mtime.toUTCString(),
+    ...declaredHeaders(options.headerRules, decodeURIComponent(rawPath)),
   };
   if (req.headers["if-none-match"] === etag) {
     res.writeHead(304, headers);
     res.end();
     return;
   }
-  res.writeHead(200, { ...headers, "Content-Length": info.size });
+  res.writeHead(200, { ...headers, "content-length": info.size });
   if (req.method === "HEAD") {
     res.end();
     return;
@@ -205,7 +229,7 @@ function makeHandler(options, api) {
       } else if (!rawPath.startsWith("/")) {
         sendText(res, 400, "Bad Request");
       } else {
-        await serveStatic(options.dir, req, res, rawPath, search);
+        await serveStatic(options, req, res, rawPath, search);
       }
     } catch (error) {
       if (error?.code === "ERR_STREAM_PREMATURE_CLOSE") return; // the client went away
@@ -236,6 +260,7 @@ function closeOnSignals(server, api) {
 
 async function main() {
   const options = readOptions(process.argv.slice(2));
+  options.headerRules = await loadHeaderRules(options.netlifyToml);
   const api = await loadApi(options);
   const server = createServer(makeHandler(options, api));
   server.on("clientError", (_error, socket) => socket.destroy());

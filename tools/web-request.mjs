@@ -4,8 +4,11 @@ import { Readable } from "node:stream";
 export function toWebRequest(req, origin) {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) value.forEach((item) => headers.append(name, item));
-    else if (value !== undefined) headers.set(name, value);
+    if (Array.isArray(value)) {
+      for (const item of value) headers.append(name, item);
+    } else if (value !== undefined) {
+      headers.set(name, value);
+    }
   }
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
   return new Request(new URL(req.url, origin), {

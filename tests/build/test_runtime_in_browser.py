@@ -7,7 +7,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from build_module import RUNTIME_FILES, load_build_module
+from build_module import load_build_module
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOT = """async () => {
@@ -19,8 +19,6 @@ BOOT = """async () => {
     "import ewar, micropip, sys; [ewar.__version__, micropip.__version__, sys.platform]"
   ).toJs();
 }"""
-
-
 
 
 @pytest.mark.slow
@@ -44,5 +42,7 @@ def test_dist_boots_pyodide_and_loads_the_engine_wheel(browser, tmp_path_factory
         path.removeprefix("/pyodide/") for path in fetched if path.startswith("/pyodide/")
     }
     # Every runtime file copied is used, and nothing else is fetched from the runtime folder.
-    assert from_pyodide == RUNTIME_FILES | {info["micropip_wheel"].removeprefix("pyodide/")}
+    assert from_pyodide == set(info["runtime_files"]) | {
+        info["micropip_wheel"].removeprefix("pyodide/")
+    }
     assert "/" + info["engine_wheel"] in fetched

@@ -10,14 +10,13 @@ import struct
 from pathlib import Path
 
 import pytest
-from build_module import load_build_module
+from build_module import copy_project, load_build_module
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-
-
 builder = load_build_module()
+from tools.build import steps  # noqa: E402
 
 
 def quiet(_line: str) -> None:
@@ -82,7 +81,7 @@ def test_what_the_page_needs_offline_is_all_listed(built):
 def test_the_worker_code_is_the_template_with_the_list_filled_in(built):
     template = (ROOT / "sw" / "worker.js").read_text()
     generated = (built.dist / "sw.js").read_text()
-    before, after = template.split(builder.PRECACHE_MARK)
+    before, after = template.split(steps.PRECACHE_MARK)
     assert generated.startswith(before) and generated.endswith(after)
 
 
@@ -108,13 +107,16 @@ def test_a_file_a_later_step_adds_is_precached_too(tmp_path):
     assert precache_of(result.dist)["build_id"] == result.info["build_id"]
 
 
-def test_a_worker_template_without_the_mark_is_refused(tmp_path, monkeypatch):
-    template = tmp_path / "sw" / "worker.js"
-    template.parent.mkdir()
-    template.write_text("const PRECACHE = {};\n")
-    monkeypatch.setattr(builder, "worker_source", lambda _root: template)
+def without_snapshots() -> list:
+    """The pipeline without the snapshot steps (these tests edit the worker, not the engine)."""
+    return [step for step in builder.STEPS if not step.name.endswith("_snapshot")]
+
+
+def test_a_worker_template_without_the_mark_is_refused(tmp_path):
+    project = copy_project(tmp_path / "project")
+    (project / "sw" / "worker.js").write_text("const PRECACHE = {};\n")
     with pytest.raises(builder.BuildError, match="@precache"):
-        builder.build(dist=tmp_path / "dist", log=quiet)
+        builder.build(root=project, steps=without_snapshots(), log=quiet)
 
 
 def test_every_icon_the_manifest_names_is_a_png_of_its_size(built):
@@ -148,11 +150,9 @@ def test_maskable_icons_fill_the_square_and_any_icons_have_round_corners(built):
     assert corner_alpha("icons/icon-512.png") == 0
 
 
-def test_a_worker_importing_a_file_not_in_the_build_is_refused(tmp_path, monkeypatch):
-    template = tmp_path / "sw" / "worker.js"
-    template.parent.mkdir()
-    source = (ROOT / "sw" / "worker.js").read_text()
-    template.write_text('import { gone } from "./js/not-built.js";\n' + source)
-    monkeypatch.setattr(builder, "worker_source", lambda _root: template)
+def test_a_worker_importing_a_file_not_in_the_build_is_refused(tmp_path):
+    project = copy_project(tmp_path / "project")
+    worker = project / "sw" / "worker.js"
+    worker.write_text('import { gone } from "./js/not-built.js";\n' + worker.read_text())
     with pytest.raises(builder.BuildError, match="not-built.js"):
-        builder.build(dist=tmp_path / "dist", log=quiet)
+        builder.build(root=project, steps=without_snapshots(), log=quiet)

@@ -1,0 +1,111 @@
+"""`python build.py test`'s helpers: which test requirements pip installs, which node tests run,
+which Chromium the browser tests get."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from build_module import load_build_module
+
+load_build_module()
+from tools.build import suite  # noqa: E402
+from tools.build.pipeline import BuildError  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def write_pyproject(folder: Path, groups: str) -> Path:
+    (folder / "pyproject.toml").write_text(
+        f'[project]\nname = "x"\n\n[dependency-groups]\n{groups}\n'
+    )
+    return folder
+
+
+class TestTestRequirements:
+    def test_are_the_test_dependency_group_with_included_groups(self, tmp_path):
+        write_pyproject(
+            tmp_path, 'lint = ["ruff==1"]\ntest = ["pytest>=8", {include-group = "lint"}]'
+        )
+        assert suite.test_requirements(tmp_path) == ["pytest>=8", "ruff==1"]
+
+    def test_a_group_that_includes_itself_is_refused(self, tmp_path):
+        write_pyproject(
+            tmp_path, 'test = [{include-group = "more"}]\nmore = [{include-group = "test"}]'
+        )
+        with pytest.raises(BuildError, match="includes itself"):
+            suite.test_requirements(tmp_path)
+
+    def test_a_missing_group_is_refused(self, tmp_path):
+        write_pyproject(tmp_path, 'lint = ["ruff"]')
+        with pytest.raises(BuildError, match="no dependency group 'test'"):
+            suite.test_requirements(tmp_path)
+
+    def test_this_project_pins_its_linter_and_browser_driver(self):
+        requirements = suite.test_requirements(ROOT)
+        assert any(req.startswith("ruff==") for req in requirements)
+        assert any(req.startswith("playwright==") for req in requirements)
+
+    def test_pip_installs_the_requirements_only_never_the_project(self, monkeypatch):
+        calls = []
+
+        def fake_run(command, **kwargs):
+            calls.append(command)
+            return subprocess.CompletedProcess(command, 0)
+
+        monkeypatch.setattr(suite.subprocess, "run", fake_run)
+        suite.install_test_requirements(ROOT)
+        [command] = calls
+        assert command[:4] == [sys.executable, "-m", "pip", "install"]
+        assert [arg for arg in command[4:] if not arg.startswith("-")] == suite.test_requirements(
+            ROOT
+        )
+        assert "-e" not in command and "." not in command
+
+    def test_a_pip_failure_is_a_clear_error(self, monkeypatch):
+        monkeypatch.setattr(
+            suite.subprocess, "run", lambda command, **_: subprocess.CompletedProcess(command, 1)
+        )
+        with pytest.raises(BuildError, match="could not install the test requirements"):
+            suite.install_test_requirements(ROOT)
+
+
+def test_node_tests_are_found_under_netlify_and_tests_outside_node_modules(tmp_path):
+    for rel in (
+        "netlify/functions/scores/a.test.mjs",
+        "netlify/b.test.mjs",
+        "netlify/c.mjs",
+        "netlify/node_modules/x/d.test.mjs",
+        "tests/build/e.test.mjs",
+        "web/f.test.mjs",
+    ):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("")
+    found = [path.relative_to(tmp_path).as_posix() for path in suite.node_test_files(tmp_path)]
+    assert found == [
+        "netlify/b.test.mjs",
+        "netlify/functions/scores/a.test.mjs",
+        "tests/build/e.test.mjs",
+    ]
+
+
+class TestChromium:
+    def test_a_chosen_executable_that_does_not_exist_is_refused(self, monkeypatch, tmp_path):
+        monkeypatch.setenv("EWAR_CHROMIUM", str(tmp_path / "no-chromium"))
+        with pytest.raises(BuildError, match="does not exist"):
+            suite.chromium_for_tests()
+
+    def test_empty_means_playwrights_own(self, monkeypatch):
+        monkeypatch.setenv("EWAR_CHROMIUM", "")
+        assert suite.chromium_for_tests() == ""
+
+    def test_debians_by_default_and_a_clear_error_without_it(self, monkeypatch, tmp_path):
+        monkeypatch.delenv("EWAR_CHROMIUM", raising=False)
+        debian = tmp_path / "chromium"
+        monkeypatch.setattr(suite, "DEBIAN_CHROMIUM", str(debian))
+        with pytest.raises(BuildError, match="apt-get install -y chromium"):
+            suite.chromium_for_tests()
+        debian.write_text("")
+        assert suite.chromium_for_tests() == str(debian)

@@ -1,0 +1,1 @@
+"""The project's own build and development tools (never shipped to players)."""

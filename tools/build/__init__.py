@@ -1,0 +1,90 @@
+"""Egyptian War's build: the pipeline that fills dist/, the dev server wrapper and the test command.
+
+    from tools.build import build, DevServer
+    result = build()                      # dist/ of this checkout; result.info is build-info.json
+    with DevServer(result.dist) as url:   # the dev server over it, on a free port
+        ...
+
+``python build.py`` is the command line over this package.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from .devserver import DevServer, serve_in_foreground
+from .pipeline import BuildError, BuildResult, Context, Inputs, Step, run_pipeline
+from .snapshot import SNAPSHOT_STEPS
+from .steps import (
+    BUILD_INFO,
+    PYODIDE_FILES,
+    build_engine_wheel,
+    copy_pyodide_runtime,
+    copy_web,
+    draw_icons,
+    engine_inputs,
+    engine_source_files,
+    ensure_node_modules,
+    fetch_micropip,
+    icons_inputs,
+    micropip_inputs,
+    pyodide_inputs,
+    service_worker_inputs,
+    web_inputs,
+    write_build_info,
+    write_service_worker,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_CACHE = ROOT / "build" / "cache"
+
+# Order matters: a step may read what earlier steps put in dist/ and ctx.info. Every file written
+# before build_info is covered by the build id; service_worker needs the final list and the id.
+STEPS: list[Step] = [
+    Step("node_modules", ensure_node_modules),
+    Step("engine_wheel", build_engine_wheel, engine_inputs),
+    Step("pyodide_runtime", copy_pyodide_runtime, pyodide_inputs),
+    Step("micropip_wheel", fetch_micropip, micropip_inputs),
+    Step("web", copy_web, web_inputs),
+    Step("icons", draw_icons, icons_inputs),
+    *SNAPSHOT_STEPS,  # the page's memory snapshot (dist/) and the function's (build/function/)
+    Step("build_info", write_build_info),
+    Step("service_worker", write_service_worker, service_worker_inputs),
+]
+
+
+def build(
+    root: Path = ROOT,
+    dist: Path | None = None,
+    cache: Path | None = None,
+    steps: list[Step] | None = None,
+    log: Callable[[str], None] = print,
+) -> BuildResult:
+    """Build the project at `root` into `dist` (default root/dist). Raises BuildError on failure."""
+    root = Path(root).resolve()
+    return run_pipeline(
+        STEPS if steps is None else steps,
+        root=root,
+        dist=Path(dist).resolve() if dist else root / "dist",
+        cache=Path(cache).resolve() if cache else DEFAULT_CACHE,
+        log=log,
+    )
+
+
+__all__ = [
+    "BUILD_INFO",
+    "DEFAULT_CACHE",
+    "PYODIDE_FILES",
+    "ROOT",
+    "STEPS",
+    "BuildError",
+    "BuildResult",
+    "Context",
+    "DevServer",
+    "Inputs",
+    "Step",
+    "build",
+    "engine_source_files",
+    "serve_in_foreground",
+]

@@ -1,0 +1,319 @@
+"""The build's steps but the snapshot's: each fills part of dist/ and records facts for the page."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+import tomllib
+import zipfile
+from pathlib import Path
+
+from .pipeline import BuildError, Context, Inputs, fingerprint
+from .toolchain import files_under, run_quiet
+
+BUILD_INFO = "build-info.json"
+# The files loadPyodide() fetches from its indexURL (pyodide.mjs itself is imported by the page):
+# pyodide.mjs imports pyodide.asm.mjs, which loads pyodide.asm.wasm; python_stdlib.zip and
+# pyodide-lock.json are fetched from indexURL. build-info.json's runtime_files is written from this.
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+# Zip timestamps of the engine wheel: fixed, so that the same sources give the same bytes.
+SOURCE_DATE_EPOCH = "315619200"  # 1980-01-02T00:00:00Z
+ENGINE_WHEELS_KEPT = 8  # engine wheels remembered in build/cache/engine, by source fingerprint
+
+
+# ---------------------------------------------------------------------------------------------
+# node_modules: npm ci when node_modules does not match package-lock.json
+
+
+def node_modules_match_lock(root: Path) -> bool:
+    lock = json.loads((root / "package-lock.json").read_text())
+    for key, entry in lock.get("packages", {}).items():
+        if not key.startswith("node_modules/") or entry.get("link"):
+            continue
+        manifest = root / key / "package.json"
+        if not manifest.is_file():
+            if entry.get("optional") or entry.get("dev") or entry.get("peer"):
+                continue
+            return False
+        if json.loads(manifest.read_text()).get("version") != entry.get("version"):
+            return False
+    return True
+
+
+def ensure_node_modules(ctx: Context) -> None:
+    lock = ctx.root / "package-lock.json"
+    if not lock.is_file():
+        raise BuildError("package-lock.json is missing: the build installs exactly what it pins")
+    key = ctx.hashes.sha(lock)
+    installed = (ctx.root / "node_modules" / ".package-lock.json").is_file()
+    if installed and ctx.state.get("npm_lock") == key:
+        return
+    if installed and node_modules_match_lock(ctx.root):
+        ctx.state["npm_lock"] = key
+        return
+    npm = shutil.which("npm")
+    if not npm:
+        raise BuildError("npm not found: install Node.js (any version with npm; the project pins Node 22)")
+    ctx.log("  running npm ci (node_modules does not match package-lock.json)")
+    run_quiet([npm, "ci", "--no-audit", "--no-fund"], "npm ci", cwd=ctx.root)
+    ctx.state["npm_lock"] = key
+
+
+# ---------------------------------------------------------------------------------------------
+# engine_wheel: the ewar wheel, built by pip + flit_core from a clean staging copy
+
+
+def read_pyproject(root: Path) -> dict:
+    with (root / "pyproject.toml").open("rb") as handle:
+        return tomllib.load(handle)
+
+
+def engine_source_files(root: Path) -> list[Path]:
+    """Exactly what flit_core puts in the wheel: pyproject, readme, licence files, the package."""
+    pyproject = read_pyproject(root)
+    project = pyproject["project"]
+    files = [root / "pyproject.toml"]
+    readme = project.get("readme")
+    readme = readme.get("file") if isinstance(readme, dict) else readme
+    if readme:
+        if not (root / readme).is_file():
+            raise BuildError(f"pyproject.toml names readme {readme!r}, which does not exist")
+        files.append(root / readme)
+    for pattern in project.get("license-files", []):
+        matches = [path for path in root.glob(pattern) if path.is_file()]
+        if not matches:
+            raise BuildError(f"pyproject.toml's license-files {pattern!r} matches no file")
+        files.extend(matches)
+    name = project["name"].replace("-", "_")
+    package = root / name
+    if not (package / "__init__.py").is_file():
+        raise BuildError(f"no package {name}/__init__.py to build a wheel from")
+    files.extend(files_under(package))
+    return sorted(set(files))
+
+
+def engine_inputs(ctx: Context) -> Inputs:
+    return Inputs(engine_source_files(ctx.root), {"source_date_epoch": SOURCE_DATE_EPOCH})
+
+
+def wheel_version(wheel: Path) -> str:
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+        for line in archive.read(metadata).decode().splitlines():
+            if line.startswith("Version:"):
+                return line.split(":", 1)[1].strip()
+    raise BuildError(f"{wheel.name} has no Version in its METADATA")
+
+
+def forget_least_recent(folder: Path, keep: int) -> None:
+    """A cache folder keeps its `keep` most recently used entries (switching branches stays fast)."""
+    entries = sorted(folder.iterdir(), key=lambda entry: entry.stat().st_mtime, reverse=True)
+    for entry in entries[keep:]:
+        shutil.rmtree(entry, ignore_errors=True)
+
+
+def make_engine_wheel(ctx: Context, kept: Path) -> None:
+    with tempfile.TemporaryDirectory(prefix="ewar-wheel-") as tmp:
+        stage, out = Path(tmp, "src"), Path(tmp, "out")
+        for path in engine_source_files(ctx.root):
+            copy = stage / path.relative_to(ctx.root)
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, copy)
+        command = [sys.executable, "-m", "pip", "wheel", str(stage), "--no-deps", "-w", str(out)]
+        run_quiet(command, "pip wheel", env={"SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH})
+        built = sorted(out.glob("*.whl"))
+        if len(built) != 1:
+            raise BuildError(f"pip wheel made {len(built)} wheels, expected 1")
+        shutil.rmtree(kept, ignore_errors=True)
+        kept.mkdir(parents=True)
+        shutil.copyfile(built[0], kept / built[0].name)
+
+
+def build_engine_wheel(ctx: Context) -> None:
+    kept = ctx.cache / "engine" / fingerprint(ctx, engine_inputs(ctx))[:24]
+    if not (kept.is_dir() and any(kept.glob("*.whl"))):
+        make_engine_wheel(ctx, kept)
+    os.utime(kept)  # most recently used
+    forget_least_recent(kept.parent, keep=ENGINE_WHEELS_KEPT)
+    wheel = sorted(kept.glob("*.whl"))[0]
+    ctx.put_file(f"wheels/{wheel.name}", wheel)
+    ctx.info["engine_wheel"] = f"wheels/{wheel.name}"
+    ctx.info["engine_version"] = wheel_version(wheel)
+
+
+# ---------------------------------------------------------------------------------------------
+# pyodide_runtime: copy what loadPyodide fetches, and list it once in build-info
+
+
+def pyodide_dir(root: Path) -> Path:
+    return root / "node_modules" / "pyodide"
+
+
+def pyodide_inputs(ctx: Context) -> Inputs:
+    folder = pyodide_dir(ctx.root)
+    files = [folder / "package.json", *(folder / name for name in PYODIDE_FILES)]
+    return Inputs(files, {"records": ["pyodide_version", "runtime_files"]})
+
+
+def copy_pyodide_runtime(ctx: Context) -> None:
+    folder = pyodide_dir(ctx.root)
+    for name in PYODIDE_FILES:
+        ctx.put_file(f"pyodide/{name}", folder / name)
+    # The one list of runtime files (under pyodide/) with their sizes: the page's loader reads it.
+    ctx.info["runtime_files"] = {name: (folder / name).stat().st_size for name in PYODIDE_FILES}
+    ctx.info["pyodide_version"] = json.loads((folder / "package.json").read_text())["version"]
+
+
+# ---------------------------------------------------------------------------------------------
+# micropip_wheel: the version pyodide-lock.json pins, from PyPI, cached under build/cache
+
+
+def micropip_inputs(ctx: Context) -> Inputs:
+    return Inputs([pyodide_dir(ctx.root) / "pyodide-lock.json"])
+
+
+def download_micropip(ctx: Context, version: str, python: str, kept: Path) -> None:
+    ctx.log(f"  downloading micropip {version} from PyPI")
+    with tempfile.TemporaryDirectory(prefix="micropip-") as tmp:
+        command = [
+            *(sys.executable, "-m", "pip", "download", f"micropip=={version}", "--no-deps"),
+            *("--only-binary=:all:", "--python-version", python, "-d", tmp),
+        ]
+        run_quiet(command, "pip download micropip")
+        got = sorted(Path(tmp).glob("*.whl"))
+        if len(got) != 1 or not zipfile.is_zipfile(got[0]):
+            raise BuildError(f"pip download gave {[p.name for p in got]}, not one wheel")
+        kept.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(got[0], kept / f".{got[0].name}.partial")
+        os.replace(kept / f".{got[0].name}.partial", kept / got[0].name)
+
+
+def fetch_micropip(ctx: Context) -> None:
+    lock = json.loads((pyodide_dir(ctx.root) / "pyodide-lock.json").read_text())
+    entry = lock["packages"]["micropip"]
+    kept = ctx.cache / "downloads" / f"micropip-{entry['version']}"
+    if not (kept.is_dir() and any(kept.glob("*.whl"))):
+        python = ".".join(lock["info"]["python"].split(".")[:2])
+        download_micropip(ctx, entry["version"], python, kept)
+    wheel = sorted(kept.glob("*.whl"))[0]
+    if wheel.name != entry["file_name"]:
+        raise BuildError(f"PyPI's micropip wheel {wheel.name} is not {entry['file_name']}, as pyodide-lock.json says")
+    ctx.put_file(f"pyodide/{wheel.name}", wheel)
+    ctx.info["micropip_wheel"] = f"pyodide/{wheel.name}"
+
+
+# ---------------------------------------------------------------------------------------------
+# web: the page shell, web/ -> dist/
+
+
+def web_inputs(ctx: Context) -> Inputs:
+    return Inputs(files_under(ctx.root / "web"))
+
+
+def copy_web(ctx: Context) -> None:
+    for path in files_under(ctx.root / "web"):
+        rel = path.relative_to(ctx.root / "web").as_posix()
+        if rel == BUILD_INFO:
+            raise BuildError(f"web/{BUILD_INFO} would be overwritten by the build")
+        ctx.put_file(rel, path)
+
+
+# ---------------------------------------------------------------------------------------------
+# icons: the app icons web/manifest.webmanifest lists, drawn by tools/icons.py
+
+
+def icons_tool(root: Path) -> Path:
+    return root / "tools" / "icons.py"
+
+
+def icons_inputs(ctx: Context) -> Inputs:
+    return Inputs([icons_tool(ctx.root)])
+
+
+def draw_icons(ctx: Context) -> None:
+    spec = importlib.util.spec_from_file_location("ewar_icons", icons_tool(ctx.root))
+    if not spec or not spec.loader:
+        raise BuildError(f"cannot load {icons_tool(ctx.root)}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for rel, data in module.icon_files().items():
+        ctx.put_bytes(rel, data)
+
+
+# ---------------------------------------------------------------------------------------------
+# build_info: what the page reads first
+
+INFO_ORDER = ("engine_wheel", "micropip_wheel", "pyodide_version", "engine_version", "runtime_files")
+
+
+def content_hash(outputs: dict[str, str]) -> str:
+    """build_id: sha256 over 'path<TAB>sha256' lines of every dist file but build-info.json."""
+    lines = "".join(f"{rel}\t{outputs[rel]}\n" for rel in sorted(outputs) if rel != BUILD_INFO)
+    return hashlib.sha256(lines.encode()).hexdigest()[:16]
+
+
+def write_build_info(ctx: Context) -> None:
+    missing = [key for key in INFO_ORDER if key not in ctx.info]
+    if missing:
+        raise BuildError(f"build-info is missing {missing}: a step did not run")
+    ctx.info["build_id"] = content_hash(ctx.outputs)
+    keys = [*INFO_ORDER, *sorted(set(ctx.info) - set(INFO_ORDER) - {"build_id"}), "build_id"]
+    # Nested facts with sorted keys: a skipped step's facts come back from the state file
+    # key-sorted, and build-info.json must be the same bytes whether its steps ran or not.
+    document = {key: json.loads(json.dumps(ctx.info[key], sort_keys=True)) for key in keys}
+    ctx.put_bytes(BUILD_INFO, (json.dumps(document, indent=2) + "\n").encode())
+
+
+# ---------------------------------------------------------------------------------------------
+# service_worker: dist/sw.js, sw/worker.js with the precache list of this build
+
+SERVICE_WORKER = "sw.js"
+PRECACHE_MARK = '/* @precache */ { build_id: "dev", files: [] }'
+# Files in dist/ that the page never loads: the worker itself and Netlify's control files.
+NOT_PRECACHED = {SERVICE_WORKER, "_headers", "_redirects"}
+
+
+def worker_source(root: Path) -> Path:
+    return root / "sw" / "worker.js"
+
+
+def precache_list(ctx: Context) -> list[list]:
+    """[path, sha256, size] of every file in dist/ the page may load (all of them, so far)."""
+    return [
+        [rel, ctx.outputs[rel], (ctx.dist / rel).stat().st_size]
+        for rel in sorted(ctx.outputs)
+        if rel not in NOT_PRECACHED and not rel.endswith(".map")
+    ]
+
+
+def service_worker_inputs(ctx: Context) -> Inputs:
+    return Inputs(
+        [worker_source(ctx.root)],
+        {"build_id": ctx.info["build_id"], "files": precache_list(ctx)},
+    )
+
+
+def write_service_worker(ctx: Context) -> None:
+    source_path = worker_source(ctx.root)
+    source = source_path.read_text()
+    if source.count(PRECACHE_MARK) != 1:
+        raise BuildError(f"{source_path} must hold the line {PRECACHE_MARK!r} once")
+    for imported in re.findall(r"^import\b[^;]*?from\s+[\"']\./([^\"']+)[\"']", source, re.MULTILINE):
+        if imported not in ctx.outputs:
+            raise BuildError(f"{source_path} imports ./{imported}, which is not in dist/")
+    manifest = {"build_id": ctx.info["build_id"], "files": precache_list(ctx)}
+    listed = json.dumps(manifest, separators=(",", ":")).replace("],[", "],\n  [")
+    ctx.put_bytes(SERVICE_WORKER, source.replace(PRECACHE_MARK, listed).encode())
+

@@ -1,0 +1,109 @@
+"""`python build.py test`: install what the tests need, lint, build, then run pytest and node --test.
+
+`--engine` is the quick path: ruff and the engine's tests only, with neither Node nor a browser.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+from .lint import js_lint_commands, python_lint_commands, run_linters
+from .pipeline import BuildError
+from .toolchain import QUIET_PIP, project_node
+
+DEBIAN_CHROMIUM = "/usr/bin/chromium"
+
+
+def test_requirements(root: Path) -> list[str]:
+    """pyproject.toml's [dependency-groups] test (PEP 735), include-group entries followed."""
+    with (root / "pyproject.toml").open("rb") as handle:
+        groups = tomllib.load(handle).get("dependency-groups", {})
+
+    def expand(name: str, seen: tuple[str, ...]) -> list[str]:
+        if name in seen:
+            raise BuildError(f"dependency group {name!r} includes itself")
+        if name not in groups:
+            raise BuildError(f"pyproject.toml has no dependency group {name!r}")
+        requirements = []
+        for entry in groups[name]:
+            if isinstance(entry, dict):
+                requirements += expand(entry["include-group"], (*seen, name))
+            else:
+                requirements.append(entry)
+        return requirements
+
+    return expand("test", ())
+
+
+def install_test_requirements(root: Path) -> None:
+    """pip installs (or finds already installed) the test requirements, and only them: several
+    checkouts may share this Python, and pytest imports each checkout's own ewar (pyproject's
+    pythonpath), so the project itself is never installed here."""
+    command = [sys.executable, "-m", "pip", "install", "--quiet", *test_requirements(root)]
+    done = subprocess.run(command, check=False, cwd=root, env={**os.environ, **QUIET_PIP})
+    if done.returncode != 0:
+        raise BuildError(f"pip could not install the test requirements: {' '.join(command[4:])}")
+
+
+def chromium_for_tests() -> str:
+    """The EWAR_CHROMIUM value the browser tests get: a path, or '' for Playwright's own."""
+    chosen = os.environ.get("EWAR_CHROMIUM")
+    if chosen is not None:
+        if chosen and not Path(chosen).is_file():
+            raise BuildError(f"EWAR_CHROMIUM={chosen} does not exist")
+        return chosen
+    if Path(DEBIAN_CHROMIUM).is_file():
+        return DEBIAN_CHROMIUM
+    raise BuildError(
+        "No Chromium for the browser tests: install Debian's (apt-get install -y chromium; .ci/run"
+        " does) or set EWAR_CHROMIUM to a Chromium executable ('' = Playwright's own)"
+    )
+
+
+def node_test_files(root: Path) -> list[Path]:
+    """Every *.test.mjs under netlify/ and tests/ (node --test's files)."""
+    found = []
+    for folder in ("netlify", "tests"):
+        found += [
+            path
+            for path in (root / folder).glob("**/*.test.mjs")
+            if "node_modules" not in path.relative_to(root).parts
+        ]
+    return sorted(found)
+
+
+def run_suite(root: Path, args: list[str], build) -> int:
+    """The test command; `build` builds dist/ (tools.build.build). Returns the exit code."""
+    engine_only = "--engine" in args
+    pytest_args = [arg for arg in args if arg != "--engine"]
+    if pytest_args[:1] == ["--"]:
+        pytest_args = pytest_args[1:]
+    install_test_requirements(root)
+    failures = run_linters(root, python_lint_commands())
+    env = dict(os.environ)
+    if engine_only:
+        pytest_args = ["tests/engine", *pytest_args]
+    else:
+        env["EWAR_CHROMIUM"] = chromium_for_tests()
+        build()
+        failures += run_linters(root, js_lint_commands(root))
+    pytest = subprocess.run([sys.executable, "-m", "pytest", *pytest_args], check=False, cwd=root, env=env)
+    if pytest.returncode == 5:
+        print("pytest collected no tests: that is a failure", file=sys.stderr)
+    if pytest.returncode != 0:
+        failures.append(f"pytest (exit {pytest.returncode})")
+    if not engine_only:
+        files = [path.relative_to(root).as_posix() for path in node_test_files(root)]
+        if not files:
+            failures.append("node --test (no *.test.mjs found)")
+        elif subprocess.run([str(project_node(root)), "--test", *files], check=False, cwd=root, env=env).returncode:
+            failures.append("node --test")
+    if failures:
+        print("build.py test FAILED: " + ", ".join(failures), file=sys.stderr)
+        return 1
+    print("build.py test: all steps succeeded")
+    return 0
