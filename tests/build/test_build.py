@@ -224,10 +224,11 @@ def project_copy(tmp_path: Path) -> Path:
 @pytest.mark.slow
 class TestSourceChanges:
     def test_engine_change_rebuilds_the_wheel_and_the_build_id(self, project_copy):
-        first = builder.build(root=project_copy, log=quiet)
+        steps = [step for step in builder.STEPS if not step.name.endswith("_snapshot")]
+        first = builder.build(root=project_copy, steps=steps, log=quiet)
         init = project_copy / "ewar" / "__init__.py"
         init.write_text(re.sub(r"__version__\s*=.*", '__version__ = "9.8.7"', init.read_text()))
-        second = builder.build(root=project_copy, log=quiet)
+        second = builder.build(root=project_copy, steps=steps, log=quiet)
         assert second.ran.count("engine_wheel") == 1
         assert second.info["engine_version"] == "9.8.7"
         assert second.info["engine_wheel"] == "wheels/ewar-9.8.7-py3-none-any.whl"

@@ -11,7 +11,8 @@
 // from the host that end up in the heap: entropy (Python's hash secret and the Mersenne Twister states of
 // random.Random instances), the wall clock (file times of the unpacked wheel, cached by the import system) and the
 // monotonic clock (timings the interpreter keeps). While the snapshot is made, those read a seeded stream and a
-// virtual clock instead. Nothing secret is lost: the snapshot is public, so whatever state it holds was public
+// virtual clock instead. A fourth is the program's path: in Node, Emscripten names the interpreter after
+// process.argv[1] (this file, wherever the checkout is), so the snapshot is made under a fixed name. Nothing secret is lost: the snapshot is public, so whatever state it holds was public
 // already, and the page reseeds `random` after a restore (ewar.bridge.after_restore).
 //
 // Pyodide 314 restores a snapshot only when it fits the wasm module's default heap (30 MiB; pyodide#6254), so a
@@ -30,7 +31,8 @@
 // from the host that end up in the heap: entropy (Python's hash secret and the Mersenne Twister states of
 // random.Random instances), the wall clock (file times of the unpacked wheel, cached by the import system) and the
 // monotonic clock (timings the interpreter keeps). While the snapshot is made, those read a seeded stream and a
-// virtual clock instead. Nothing secret is lost: the snapshot is public, so whatever state it holds was public
+// virtual clock instead. A fourth is the program's path: in Node, Emscripten names the interpreter after
+// process.argv[1] (this file, wherever the checkout is), so the snapshot is made under a fixed name. Nothing secret is lost: the snapshot is public, so whatever state it holds was public
 // already, and the page reseeds `random` after a restore (ewar.bridge.after_restore).
 //
 // Pyodide 314 restores a snapshot only when it fits the wasm module's default heap (30 MiB; pyodide#6254), so a
@@ -47,6 +49,8 @@ const HOST = path.resolve(HERE, "../../web/js/engine/host.js");
 const DEFAULT_HEAP = 30 * 2 ** 20;
 const BUILD_EPOCH_MS = 315619200000; // 1980-01-02T00:00:00Z, the engine wheel's zip time too
 const ENTROPY_SEED = "ewar engine snapshot";
+// Python's sys.executable in the snapshot: Emscripten's own default, what a browser page gets.
+const PROGRAM_NAME = "./this.program";
 
 function readOptions() {
   const { values } = parseArgs({
@@ -137,7 +141,12 @@ async function main() {
 
   let started = performance.now();
   const made = await withReproducibleHost(() =>
-    host.makeEngineSnapshot({ loadPyodide, indexURL, engineWheel, options: quiet() }),
+    host.makeEngineSnapshot({
+      loadPyodide,
+      indexURL,
+      engineWheel,
+      options: { ...quiet(), _sysExecutable: PROGRAM_NAME },
+    }),
   );
   const makeMs = performance.now() - started;
   if (made.heapBytes > DEFAULT_HEAP) {

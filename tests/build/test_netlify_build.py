@@ -1,0 +1,182 @@
+"""Netlify's own toolchain: `netlify build --offline` makes the site and the function bundle, the bundle
+stays under Netlify's limits, and the bundled function (not the source tree) answers the scores API
+against the real local Blobs server. `pytest tests/build/test_netlify_build.py -s` prints the figures."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import random
+import re
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.request
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from build_module import load_build_module
+from players import play_simulated_human
+
+from ewar import bridge
+from ewar.game import Game
+from ewar.replay import Replay
+
+load_build_module()
+from tools.build import netlify  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def bundles() -> dict:
+    return netlify.netlify_build(ROOT)
+
+
+@pytest.fixture(scope="module")
+def scores(bundles):
+    return bundles["scores"]
+
+
+class TestNetlifyBuild:
+    def test_makes_the_site_in_dist(self, bundles):
+        info = json.loads((ROOT / "dist" / "build-info.json").read_text())
+        assert (ROOT / "dist" / info["engine_wheel"]).is_file()
+        assert (ROOT / "dist" / info["snapshot"]["file"]).is_file()
+
+    def test_bundles_the_scores_function_for_node_22_at_its_path(self, scores):
+        assert scores.manifest["runtimeVersion"] == "nodejs22.x"
+        assert [route["pattern"] for route in scores.manifest["routes"]] == ["/api/scores"]
+
+    def test_the_bundle_holds_the_runtime_the_wheel_and_the_snapshot(self, scores):
+        info = json.loads((ROOT / "dist" / "build-info.json").read_text())
+        with zipfile.ZipFile(scores.zip_path) as archive:
+            names = set(archive.namelist())
+        assert {f"node_modules/pyodide/{name}" for name in info["runtime_files"]} <= names
+        assert f"dist/{info['engine_wheel']}" in names and "dist/build-info.json" in names
+        assert {"build/function/engine.snapshot", "build/function/engine.snapshot.json"} <= names
+
+    def test_the_bundle_stays_under_netlifys_limits(self, scores):
+        print(
+            f"\nscores bundle: {scores.zipped_bytes / 2**20:.1f} MiB zipped,"
+            f" {scores.unzipped_bytes / 2**20:.1f} MiB unzipped"
+        )
+        assert scores.zipped_bytes < netlify.ZIPPED_LIMIT
+        assert scores.unzipped_bytes < netlify.UNZIPPED_LIMIT
+
+
+# ---------------------------------------------------------------------------------------------
+# The bundled function answers
+
+
+class HumanLikeReactions(dict):
+    """Per-card reaction times drawn lognormal around a median (sigma 0.3), as a person's are."""
+
+    def __init__(self, median_ms: int, seed: int) -> None:
+        super().__init__()
+        self.median_ms = median_ms
+        self.draw = random.Random(seed)
+
+    def get(self, flip_ms, default=None):
+        if flip_ms not in self:
+            self[flip_ms] = max(150, round(self.median_ms * math.exp(self.draw.gauss(0, 0.3))))
+        return self[flip_ms]
+
+
+def judged(record: dict, date: str) -> dict:
+    """The engine's verdict on a daily record: the judge when the engine has one, else verify."""
+    if hasattr(bridge, "judge_daily"):
+        return json.loads(bridge.judge_daily(json.dumps(record), date, None))
+    return json.loads(bridge.verify(json.dumps(record)))
+
+
+def accepted_daily_record(date: str) -> tuple[dict, int]:
+    """A finished daily game of `date` that the engine accepts, with its score."""
+    for seed in range(20):
+        game = play_simulated_human(
+            Game.daily(date), reaction_ms=600, flip_ms=400, reactions=HumanLikeReactions(600, seed)
+        )
+        record = Replay.of(game).to_dict()
+        verdict = judged(record, date)
+        if verdict.get("ok"):
+            score = verdict["score"] if "score" in verdict else verdict["result"]["score"]
+            return record, score
+    raise AssertionError("no human-like daily game was accepted by the engine")
+
+
+@pytest.fixture(scope="module")
+def bundled_api(scores, tmp_path_factory) -> Iterator[str]:
+    unzipped = tmp_path_factory.mktemp("bundle")
+    with zipfile.ZipFile(scores.zip_path) as archive:
+        archive.extractall(unzipped)
+    command = [
+        str(ROOT / "node_modules" / ".bin" / "node"),
+        str(ROOT / "tests" / "build" / "bundled_function.mjs"),
+        *("--bundle", str(unzipped), "--data", str(tmp_path_factory.mktemp("blobs"))),
+    ]
+    process = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    lines: list[str] = []
+    ready = threading.Event()
+
+    def read() -> None:
+        for line in process.stdout:
+            lines.append(line)
+            if line.startswith("Serving bundled function at"):
+                ready.set()
+        ready.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        assert ready.wait(60) and process.poll() is None, "".join(lines)
+        yield re.search(r"http://\S+", lines[-1]).group(0)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def call(url: str, method: str = "GET", body: dict | bytes | None = None) -> tuple[int, dict]:
+    data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method)
+    request.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def test_the_bundled_function_serves_the_board_and_takes_a_verified_daily_score(bundled_api):
+    date = dt.datetime.now(dt.UTC).date().isoformat()
+    record, score = accepted_daily_record(date)
+    status, board = call(f"{bundled_api}/api/scores?date={date}")
+    assert (status, board["entries"], board["total"]) == (200, [], 0)
+
+    submission = {
+        "id": "bundle-test-0001",
+        "name": "Bundle",
+        "date": date,
+        "score": score,
+        "replay": record,
+    }
+    started = time.monotonic()
+    status, answer = call(f"{bundled_api}/api/scores", "POST", submission)
+    cold_post_s = time.monotonic() - started
+    print(f"\ncold POST through the bundled function: {cold_post_s:.2f} s")
+    assert status == 201, answer
+    assert (answer["rank"], answer["score"], answer["name"]) == (1, score, "Bundle")
+
+    status, board = call(f"{bundled_api}/api/scores?date={date}&id=bundle-test-0001")
+    assert status == 200 and board["total"] == 1
+    assert [(entry["name"], entry["score"]) for entry in board["entries"]] == [("Bundle", score)]
+
+
+def test_the_bundled_function_refuses_bad_input_with_its_codes(bundled_api):
+    status, answer = call(f"{bundled_api}/api/scores", "POST", b"{not json")
+    assert status == 400 and isinstance(answer["error"], str) and answer["message"]
