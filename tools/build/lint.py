@@ -12,7 +12,10 @@ from .toolchain import project_bin
 def python_lint_commands() -> list[list[str]]:
     """ruff's rules and format, as pyproject.toml configures them, over the whole repository."""
     ruff = [sys.executable, "-m", "ruff"]
-    return [[*ruff, "check", "--no-cache", "."], [*ruff, "format", "--check", "--no-cache", "."]]
+    return [
+        [*ruff, "check", "--no-cache", "--output-format=concise", "."],
+        [*ruff, "format", "--check", "--no-cache", "."],
+    ]
 
 
 def js_lint_commands(root: Path) -> list[list[str]]:
@@ -24,7 +27,7 @@ def run_linters(root: Path, commands: list[list[str]]) -> list[str]:
     """Run each linter; return the ones that found something (their output is shown as is)."""
     failed = []
     for command in commands:
-        name = " ".join(Path(command[0]).name if i == 0 else part for i, part in enumerate(command[:3]))
+        name = " ".join([Path(command[0]).name, *command[1:]])
         print(f"Lint: {name}", flush=True)
         if subprocess.run(command, check=False, cwd=root).returncode != 0:
             failed.append(name)

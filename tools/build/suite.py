@@ -43,7 +43,7 @@ def install_test_requirements(root: Path) -> None:
     """pip installs (or finds already installed) the test requirements, and only them: several
     checkouts may share this Python, and pytest imports each checkout's own ewar (pyproject's
     pythonpath), so the project itself is never installed here."""
-    command = [sys.executable, "-m", "pip", "install", "--quiet", *test_requirements(root)]
+    command = [sys.executable, "-m", "pip", "install", "--quiet", "--root-user-action=ignore", *test_requirements(root)]
     done = subprocess.run(command, check=False, cwd=root, env={**os.environ, **QUIET_PIP})
     if done.returncode != 0:
         raise BuildError(f"pip could not install the test requirements: {' '.join(command[4:])}")
