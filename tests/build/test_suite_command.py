@@ -109,3 +109,17 @@ class TestChromium:
             suite.chromium_for_tests()
         debian.write_text("")
         assert suite.chromium_for_tests() == str(debian)
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ([], (False, [])),
+        (["-k", "wheel"], (False, ["-k", "wheel"])),
+        (["--", "-x"], (False, ["-x"])),
+        (["--engine"], (True, ["tests/engine", "-m", "not slow"])),
+        (["--engine", "-m", "slow", "-q"], (True, ["tests/engine", "-m", "slow", "-q"])),
+    ],
+)
+def test_the_engine_quick_path_runs_the_engines_fast_tests_only(args, expected):
+    assert suite.pytest_arguments(args) == expected

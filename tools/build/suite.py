@@ -1,6 +1,7 @@
 """`python build.py test`: install what the tests need, lint, build, then run pytest and node --test.
 
-`--engine` is the quick path: ruff and the engine's tests only, with neither Node nor a browser.
+`--engine` is the quick path: ruff and the engine's tests but the slow ones, with neither Node nor a
+browser (give pytest your own -m to choose otherwise).
 """
 
 from __future__ import annotations
@@ -76,18 +77,25 @@ def node_test_files(root: Path) -> list[Path]:
     return sorted(found)
 
 
-def run_suite(root: Path, args: list[str], build) -> int:
-    """The test command; `build` builds dist/ (tools.build.build). Returns the exit code."""
+def pytest_arguments(args: list[str]) -> tuple[bool, list[str]]:
+    """(engine only?, pytest's arguments) for the test command's arguments."""
     engine_only = "--engine" in args
     pytest_args = [arg for arg in args if arg != "--engine"]
     if pytest_args[:1] == ["--"]:
         pytest_args = pytest_args[1:]
+    if engine_only:
+        quick = [] if "-m" in pytest_args else ["-m", "not slow"]
+        pytest_args = ["tests/engine", *quick, *pytest_args]
+    return engine_only, pytest_args
+
+
+def run_suite(root: Path, args: list[str], build) -> int:
+    """The test command; `build` builds dist/ (tools.build.build). Returns the exit code."""
+    engine_only, pytest_args = pytest_arguments(args)
     install_test_requirements(root)
     failures = run_linters(root, python_lint_commands())
     env = dict(os.environ)
-    if engine_only:
-        pytest_args = ["tests/engine", *pytest_args]
-    else:
+    if not engine_only:
         env["EWAR_CHROMIUM"] = chromium_for_tests()
         build()
         failures += run_linters(root, js_lint_commands(root))
