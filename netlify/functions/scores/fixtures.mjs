@@ -39,7 +39,10 @@ export function buildTestWheel() {
       recursive: true, filter: (source) => !source.includes("__pycache__"),
     });
     cpSync(path.join(ROOT, "pyproject.toml"), path.join(stage, "pyproject.toml"));
-    if (!existsSync(path.join(stage, "README.md"))) writeFileSync(path.join(stage, "README.md"), "ewar\n");
+    for (const file of ["docs/wheel-readme.md", "LICENSE"]) {
+      mkdirSync(path.dirname(path.join(stage, file)), { recursive: true });
+      cpSync(path.join(ROOT, file), path.join(stage, file));
+    }
     rmSync(out, { recursive: true, force: true });
     mkdirSync(out, { recursive: true });
     execFileSync(PYTHON, ["-m", "pip", "wheel", stage, "--no-deps", "-q", "-w", out],
