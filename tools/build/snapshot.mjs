@@ -12,28 +12,9 @@
 // random.Random instances), the wall clock (file times of the unpacked wheel, cached by the import system) and the
 // monotonic clock (timings the interpreter keeps). While the snapshot is made, those read a seeded stream and a
 // virtual clock instead. A fourth is the program's path: in Node, Emscripten names the interpreter after
-// process.argv[1] (this file, wherever the checkout is), so the snapshot is made under a fixed name. Nothing secret is lost: the snapshot is public, so whatever state it holds was public
-// already, and the page reseeds `random` after a restore (ewar.bridge.after_restore).
-//
-// Pyodide 314 restores a snapshot only when it fits the wasm module's default heap (30 MiB; pyodide#6254), so a
-// heap that grew while making it is an error here, not a broken file later.
-
-// The one snapshot maker (build step "snapshot"): a Pyodide memory snapshot with the engine imported, made through
-// the shared host (web/js/engine/host.js), for the page (gzipped) and for the scores function (raw).
-//
-//   node tools/build/snapshot.mjs --pyodide DIR --wheel ewar-X.whl --out FOLDER
-//
-// Writes FOLDER/engine.snapshot and FOLDER/engine.snapshot.gz, restores the snapshot once and plays a short game
-// through it, then prints one JSON line: {size, sha256, gzip_size, pyodide_version, wasm_size, engine_version,
-// modules, heap_bytes, make_ms, restore_ms}.
-//
-// Reproducible: the same runtime and wheel give the same bytes. Left alone, Pyodide's start-up reads three things
-// from the host that end up in the heap: entropy (Python's hash secret and the Mersenne Twister states of
-// random.Random instances), the wall clock (file times of the unpacked wheel, cached by the import system) and the
-// monotonic clock (timings the interpreter keeps). While the snapshot is made, those read a seeded stream and a
-// virtual clock instead. A fourth is the program's path: in Node, Emscripten names the interpreter after
-// process.argv[1] (this file, wherever the checkout is), so the snapshot is made under a fixed name. Nothing secret is lost: the snapshot is public, so whatever state it holds was public
-// already, and the page reseeds `random` after a restore (ewar.bridge.after_restore).
+// process.argv[1] (this file, wherever the checkout is), so the snapshot is made under a fixed name. Nothing secret
+// is lost: the snapshot is public, so whatever state it holds was public already, and the page reseeds `random`
+// after a restore (ewar.bridge.after_restore).
 //
 // Pyodide 314 restores a snapshot only when it fits the wasm module's default heap (30 MiB; pyodide#6254), so a
 // heap that grew while making it is an error here, not a broken file later.
