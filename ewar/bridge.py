@@ -29,12 +29,18 @@ def daily_seed(date: str) -> int:
 
 def rule_numbers() -> str:
     """The numbers the page's help and result texts quote, as JSON: the page keeps no copy."""
-    return _dumps({
-        "win_base": scoring.WIN_BASE, "per_second": scoring.PER_SECOND,
-        "per_wrong_slap": scoring.PER_WRONG_SLAP, "win_floor": scoring.WIN_FLOOR,
-        "per_pile": scoring.PER_PILE_SLAPPED, "strikes_lenient": STRIKES_LENIENT,
-        "collect_pause_ms": COLLECT_PAUSE_MS, "time_limit_ms": TIME_LIMIT_MS,
-    })
+    return _dumps(
+        {
+            "win_base": scoring.WIN_BASE,
+            "per_second": scoring.PER_SECOND,
+            "per_wrong_slap": scoring.PER_WRONG_SLAP,
+            "win_floor": scoring.WIN_FLOOR,
+            "per_pile": scoring.PER_PILE_SLAPPED,
+            "strikes_lenient": STRIKES_LENIENT,
+            "collect_pause_ms": COLLECT_PAUSE_MS,
+            "time_limit_ms": TIME_LIMIT_MS,
+        }
+    )
 
 
 def _error(error: EwarError) -> dict:
@@ -94,8 +100,13 @@ class GameSession:
         return Replay.of(self.game).to_json()
 
 
-def new_game(mode: str = "practice", seed: int | None = 0, speed: str = "normal",
-             lenient: bool = False, date: str | None = None) -> GameSession:
+def new_game(
+    mode: str = "practice",
+    seed: int | None = 0,
+    speed: str = "normal",
+    lenient: bool = False,
+    date: str | None = None,
+) -> GameSession:
     """Start a daily game (``date`` given; seed, speed and lenient ignored) or a practice game."""
     if mode == "daily":
         return GameSession(Game.daily(date))

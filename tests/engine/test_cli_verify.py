@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from players import play_simulated_human
 from support import WEST, make_deal, run_python
 
 from ewar import __version__
-from players import play_simulated_human
 from ewar.game import Game
 from ewar.replay import Replay
 
@@ -88,8 +88,14 @@ class TestABadReplay:
 
     def test_a_flip_when_it_was_not_the_humans_turn(self, tmp_path):
         seed = next(s for s in range(100) if Game(s).deal.first == WEST)
-        data = Replay(seed=seed, mode="practice", speed="normal", lenient=False, date=None,
-                      actions=((1, "f"),)).to_dict()
+        data = Replay(
+            seed=seed,
+            mode="practice",
+            speed="normal",
+            lenient=False,
+            date=None,
+            actions=((1, "f"),),
+        ).to_dict()
         answer = refused(verify_file(tmp_path, json.dumps(data)), "west")
         assert "flip" in answer["error"]["message"] and "1 ms" in answer["error"]["message"]
 
@@ -111,8 +117,10 @@ class TestABadReplay:
         data["format"] = version
         refused(verify_file(tmp_path, json.dumps(data)), "format")
 
-    @pytest.mark.parametrize("garbage", [b"\xff\xfe\x00\x81garbage", b"", b"{", b"[1, 2]",
-                                         b"null", "é".encode("latin-1")])
+    @pytest.mark.parametrize(
+        "garbage",
+        [b"\xff\xfe\x00\x81garbage", b"", b"{", b"[1, 2]", b"null", "é".encode("latin-1")],
+    )
     def test_garbage_bytes(self, tmp_path, garbage):
         refused(verify_file(tmp_path, garbage))
 
@@ -121,10 +129,19 @@ class TestABadReplay:
         answer = refused(out)
         assert "nowhere.json" in answer["error"]["message"]
 
-    @pytest.mark.parametrize("field, value", [("seed", "42"), ("seed", True), ("mode", "ranked"),
-                                              ("speed", "ludicrous"), ("lenient", "no"),
-                                              ("actions", [[10, "x"]]), ("actions", [[1.5, "f"]]),
-                                              ("date", "2026-02-30")])
+    @pytest.mark.parametrize(
+        "field, value",
+        [
+            ("seed", "42"),
+            ("seed", True),
+            ("mode", "ranked"),
+            ("speed", "ludicrous"),
+            ("lenient", "no"),
+            ("actions", [[10, "x"]]),
+            ("actions", [[1.5, "f"]]),
+            ("date", "2026-02-30"),
+        ],
+    )
     def test_bad_fields(self, tmp_path, field, value):
         data = record(won_game())
         data[field] = value
