@@ -96,7 +96,8 @@ class Game:
         self.actions: list[tuple[int, str]] = []
         self.wrong_slaps = 0
         self.last_flip_ms = 0
-        self.fastest_slap_ms: int | None = None  # quickest valid human slap after its card
+        # each valid human slap: ms after the card that made its pattern
+        self.reactions: list[int] = []
         self.last_change_ms = 0  # when the last happening took place
         self._queue: list[tuple[int, int, int, int]] = []  # (time, order, seat, sequence)
         self._sequence = 0
@@ -132,6 +133,11 @@ class Game:
         """The events since the last call, oldest first, and forget them."""
         events, self._events = self._events, []
         return events
+
+    @property
+    def fastest_slap_ms(self) -> int | None:
+        """The quickest valid human slap, in ms after the card that made its pattern."""
+        return min(self.reactions, default=None)
 
     @property
     def human_must_flip(self) -> bool:
@@ -210,7 +216,7 @@ class Game:
         "actions",
         "wrong_slaps",
         "last_flip_ms",
-        "fastest_slap_ms",
+        "reactions",
         "last_change_ms",
         "_queue",
         "_sequence",
@@ -249,9 +255,7 @@ class Game:
         pattern = self.table.slap(seat)
         if seat == SOUTH:
             if pattern:
-                reaction = when - self.last_flip_ms
-                if self.fastest_slap_ms is None or reaction < self.fastest_slap_ms:
-                    self.fastest_slap_ms = reaction
+                self.reactions.append(when - self.last_flip_ms)
             else:
                 self.wrong_slaps += 1
         self._settle(when, pile_changed=pattern is not None, pile_taken=pattern is not None)

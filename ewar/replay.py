@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from . import __version__, cpu
 from .deal import SEATS
-from .errors import EwarError, ReplayError
+from .errors import EngineVersionError, EwarError, ReplayError
 from .game import DAILY, MODES, Game
 
 FORMAT_VERSION = 1
@@ -73,13 +73,15 @@ class Replay:
         """Check a decoded record field by field."""
         if not isinstance(data, dict):
             raise ReplayError("a replay is a JSON object")
+        if isinstance(data.get("engine"), str):
+            check_engine(data["engine"])  # an older record may have other fields: say so first
         missing, extra = _FIELDS - data.keys(), data.keys() - _FIELDS
         if missing or extra:
             raise ReplayError(f"fields missing {sorted(missing)} or unknown {sorted(extra)}")
+        if not isinstance(data["engine"], str):
+            raise ReplayError(f"engine must be a version string, not {data['engine']!r}")
         if data["format"] != FORMAT_VERSION or isinstance(data["format"], bool):
             raise ReplayError(f"unknown replay format {data['format']!r}")
-        if data["engine"] != __version__:
-            raise ReplayError(f"made by engine {data['engine']!r}; this is {__version__}")
         seed = data["seed"]
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ReplayError("seed must be an integer")
@@ -130,6 +132,15 @@ class Replay:
         if to_end:
             run_until_human_needed(game)
         return game
+
+
+def check_engine(engine: object) -> None:
+    """Raise EngineVersionError unless ``engine`` is this engine's version."""
+    if engine != __version__:
+        raise EngineVersionError(
+            f"the game was made by engine {engine!r}; this is engine "
+            f"{__version__}, which would not replay it the same"
+        )
 
 
 def _check_actions(actions: object) -> tuple[tuple[int, str], ...]:
