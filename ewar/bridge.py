@@ -83,6 +83,11 @@ class GameSession:
         """The human slaps at ``time_ms``: ``{"ok", "view", "events"}`` plus ``error`` if refused."""
         return self._act(self.game.slap, time_ms)
 
+    def resign(self, time_ms: int) -> str:
+        """The human gives up at ``time_ms``: the game is over as a loss, reason ``"resigned"``;
+        ``{"ok", "view", "events"}`` plus ``error`` if refused (say, the game was already over)."""
+        return self._act(self.game.resign, time_ms)
+
     def _act(self, action, time_ms: int) -> str:
         answer = {"ok": True}
         try:
@@ -113,6 +118,20 @@ def new_game(
     if mode == "daily":
         return GameSession(Game.daily(date))
     return GameSession(Game(seed, mode=mode, speed=speed, lenient=bool(lenient)))
+
+
+def resume(replay_json: str, clock_ms: int) -> GameSession:
+    """Rebuild a running game from its saved record and clock (after a reload): the same game,
+    at the same clock, as if never interrupted. What happened before was shown already, so the
+    session starts with no events to hand over.
+
+    Raises ReplayError (a malformed record, another engine version, an action the rules refuse)
+    or TimeBeforeClockError (a clock before the record's last action), changing nothing.
+    """
+    game = Replay.from_json(replay_json).play(to_end=False)
+    game.advance_to(_milliseconds(clock_ms))
+    game.take_events()
+    return GameSession(game)
 
 
 def verify(replay_json: str) -> str:

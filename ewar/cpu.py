@@ -26,6 +26,11 @@ class CpuProfile:
     miss_permille: int  # chance of not noticing a valid pattern at all
     wrong_permille: int  # chance of slapping a near miss by mistake
 
+    @property
+    def typical_slap_ms(self) -> int:
+        """The median delay of a slap on a valid pattern (the middle of the three draws)."""
+        return self.slap_base_ms + 3 * (self.slap_spread_ms - 1) // 2
+
     def slap_reaction(self, rng: Rng) -> int | None:
         """Delay before slapping a valid pattern, or None if the player misses it."""
         if rng.below(1000) < self.miss_permille:

@@ -24,11 +24,15 @@ from .errors import (
     NotYourTurnError,
     TimeBeforeClockError,
 )
+from .events import event_of
+from .patterns import GAME_OVER, SLAPPED, TAKEN, PatternLog
 from .rng import Rng
 from .scoring import Score
+from .stats import GameStats, Tally
 from .table import Table
 
 DAILY, PRACTICE = "daily", "practice"
+FLIP, SLAP, RESIGN = "f", "s", "r"  # the human's actions, as replays write them
 MODES = (DAILY, PRACTICE)
 COLLECT_PAUSE_MS = 1000  # the pause before a won challenge's pile is taken
 TIME_LIMIT_MS = 60 * 60 * 1000  # the bound that makes every game end
@@ -44,9 +48,22 @@ class Outcome:
 
     won: bool
     winner: int | None  # the seat holding every card, or the leader at the time limit
-    reason: str  # "won", "eliminated", "cpu_won" or "time_limit"
+    reason: str  # "won", "eliminated", "cpu_won", "time_limit" or "resigned"
     duration_ms: int
     score: Score
+    stats: GameStats
+
+    def to_dict(self) -> dict:
+        """The JSON-ready result the view and the replay report carry."""
+        return {
+            "won": self.won,
+            "winner": None if self.winner is None else SEATS[self.winner],
+            "reason": self.reason,
+            "duration_ms": self.duration_ms,
+            "score": self.score.total,
+            "breakdown": self.score.breakdown,
+            "stats": self.stats.to_dict(),
+        }
 
 
 class Game:
@@ -98,6 +115,8 @@ class Game:
         self.last_flip_ms = 0
         # each valid human slap: ms after the card that made its pattern
         self.reactions: list[int] = []
+        self.patterns = PatternLog()
+        self.tally = Tally()
         self.last_change_ms = 0  # when the last happening took place
         self._queue: list[tuple[int, int, int, int]] = []  # (time, order, seat, sequence)
         self._sequence = 0
@@ -169,11 +188,22 @@ class Game:
         Raises NotYourTurnError, TimeBeforeClockError or GameOverError and then changes
         nothing (with ``atomic=False`` the clock may have advanced; replays use that).
         """
-        self._human_action(time_ms, "f", atomic)
+        self._human_action(time_ms, FLIP, atomic)
 
     def slap(self, time_ms: int, *, atomic: bool = True) -> None:
         """The human slaps the pile at ``time_ms`` (right or wrong: the rules settle it)."""
-        self._human_action(time_ms, "s", atomic)
+        self._human_action(time_ms, SLAP, atomic)
+
+    def resign(self, time_ms: int, *, atomic: bool = True) -> None:
+        """The human gives up at ``time_ms``: the game is over, lost, with reason ``resigned``
+        (a loss scores its piles slapped, as any loss does)."""
+        self._human_action(time_ms, RESIGN, atomic)
+
+    def act(self, time_ms: int, action: str, *, atomic: bool = True) -> None:
+        """Apply one recorded action: ``"f"`` flip, ``"s"`` slap or ``"r"`` resign."""
+        if action not in (FLIP, SLAP, RESIGN):
+            raise IllegalActionError(f"unknown action {action!r}: expected 'f', 's' or 'r'")
+        self._human_action(time_ms, action, atomic)
 
     def _human_action(self, time_ms: int, action: str, atomic: bool) -> None:
         self._check_time(time_ms)
@@ -186,14 +216,15 @@ class Game:
             self.advance_to(time_ms)
             if self.outcome is not None:
                 raise GameOverError(f"the game was over at {self.outcome.duration_ms} ms")
-            if action == "f":
-                if self.table.turn != SOUTH:
-                    raise NotYourTurnError(self._why_not_your_turn())
-                self.actions.append((time_ms, "f"))
+            if action == FLIP and self.table.turn != SOUTH:
+                raise NotYourTurnError(self._why_not_your_turn())
+            self.actions.append((time_ms, action))
+            if action == FLIP:
                 self._flip(time_ms)
-            else:
-                self.actions.append((time_ms, "s"))
+            elif action == SLAP:
                 self._slap(time_ms, SOUTH)
+            else:
+                self._finish(time_ms, False, None, "resigned")
         except IllegalActionError:
             if saved is not None:
                 self._restore(saved)
@@ -217,6 +248,8 @@ class Game:
         "wrong_slaps",
         "last_flip_ms",
         "reactions",
+        "patterns",
+        "tally",
         "last_change_ms",
         "_queue",
         "_sequence",
@@ -241,31 +274,47 @@ class Game:
         elif order == _COLLECT:
             table = self.table
             how = "challenge" if table.challenger is not None else "last_card"
+            self.patterns.end(when, TAKEN, table.collector)
             table.take_pile(table.collector, how)
             self._settle(when, pile_changed=True, pile_taken=True)
         else:
             self._end_at_time_limit(when)
 
     def _flip(self, when: int) -> None:
-        self.table.flip()
+        table = self.table
+        seat = table.turn
+        table.flip()
         self.last_flip_ms = when
+        self.patterns.after_flip(when, seat, table)
         self._settle(when, pile_changed=True)
 
     def _slap(self, when: int, seat: int) -> None:
-        pattern = self.table.slap(seat)
+        table = self.table
+        why = None if table.pattern() else self.patterns.why_wrong(when, table)
+        pattern = table.slap(seat)
+        if pattern:
+            self.patterns.end(when, SLAPPED, seat)
         if seat == SOUTH:
             if pattern:
                 self.reactions.append(when - self.last_flip_ms)
             else:
                 self.wrong_slaps += 1
-        self._settle(when, pile_changed=pattern is not None, pile_taken=pattern is not None)
+        taken = pattern is not None
+        self._settle(when, pile_changed=taken, pile_taken=taken, why_wrong=why)
 
-    def _settle(self, when: int, *, pile_changed: bool, pile_taken: bool = False) -> None:
+    def _settle(
+        self,
+        when: int,
+        *,
+        pile_changed: bool,
+        pile_taken: bool = False,
+        why_wrong: dict | None = None,
+    ) -> None:
         """Turn the table's log into events, end the game if it is over, and schedule
         what the computer players and the pause will do next."""
         table = self.table
         self.last_change_ms = when
-        self._record(when)
+        self._record(when, why_wrong)
         if table.winner is not None:
             self._finish(
                 when,
@@ -322,42 +371,18 @@ class Game:
     def _unschedule(self, order: int) -> None:
         self._queue = [entry for entry in self._queue if entry[1] != order]
 
-    def _record(self, when: int) -> None:
+    def _record(self, when: int, why_wrong: dict | None) -> None:
         log = self.table.log
-        if not log:
-            return
-        events = self._events
+        previous = None
         for entry in log:
-            kind, seat = entry[0], SEATS[entry[1]]
-            if kind == "flip":
-                events.append({"t": when, "type": kind, "seat": seat, "card": card_name(entry[2])})
-            elif kind == "pay_card":
-                events.append(
-                    {
-                        "t": when,
-                        "type": kind,
-                        "seat": seat,
-                        "card": card_name(entry[2]),
-                        "owed": entry[3],
-                        "payer": SEATS[entry[4]],
-                    }
-                )
-            elif kind == "challenge_passed":
-                events.append(
-                    {"t": when, "type": kind, "from": seat, "to": SEATS[entry[2]], "left": entry[3]}
-                )
-            elif kind == "slap_won":
-                events.append({"t": when, "type": kind, "seat": seat, "pattern": entry[2]})
-            elif kind == "wrong_slap":  # the burned card is face down: only whether one was
-                events.append(
-                    {"t": when, "type": kind, "seat": seat, "burned": entry[2] is not None}
-                )
-            elif kind == "pile_taken":
-                events.append(
-                    {"t": when, "type": kind, "seat": seat, "cards": entry[2], "how": entry[3]}
-                )
-            else:  # player_out, player_back, player_eliminated
-                events.append({"t": when, "type": kind, "seat": seat})
+            self.tally.count(entry, previous)
+            details = None
+            if entry[0] == "slap_won":
+                details = {"reaction_ms": when - self.last_flip_ms}
+            elif entry[0] == "wrong_slap":
+                details = why_wrong
+            self._events.append(event_of(entry, when, details))
+            previous = entry
         log.clear()
 
     # -- the end -----------------------------------------------------------------
@@ -373,7 +398,9 @@ class Game:
             score = Score.for_win(when, self.wrong_slaps)
         else:
             score = Score.for_loss(self.table.slaps_won[SOUTH])
-        self.outcome = Outcome(won, winner, reason, when, score)
+        self.patterns.end(when, GAME_OVER, None)
+        stats = self.tally.stats(SOUTH, self.reactions)
+        self.outcome = Outcome(won, winner, reason, when, score, stats)
         self.clock = when
         self._queue = []
         self._events.append(
@@ -406,16 +433,6 @@ class Game:
             at = next((e[0] for e in self._queue if e[1] == _COLLECT), None)
             collecting = {"by": SEATS[table.collector], "at": at}
         outcome = self.outcome
-        result = None
-        if outcome is not None:
-            result = {
-                "won": outcome.won,
-                "winner": None if outcome.winner is None else SEATS[outcome.winner],
-                "reason": outcome.reason,
-                "duration_ms": outcome.duration_ms,
-                "score": outcome.score.total,
-                "breakdown": outcome.score.breakdown,
-            }
         wake = self.next_event_time()
         return {
             "seed": self.seed,
@@ -450,5 +467,5 @@ class Game:
             if outcome
             else Score.for_win(self.clock, self.wrong_slaps).total,
             "over": outcome is not None,
-            "result": result,
+            "result": None if outcome is None else outcome.to_dict(),
         }

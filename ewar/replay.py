@@ -7,12 +7,11 @@ import json
 from dataclasses import dataclass, field
 
 from . import __version__, cpu
-from .deal import SEATS
 from .errors import EngineVersionError, EwarError, ReplayError
-from .game import DAILY, MODES, Game
+from .game import DAILY, FLIP, MODES, RESIGN, SLAP, Game
 
 FORMAT_VERSION = 1
-ACTIONS = {"f": "flip", "s": "slap"}
+ACTIONS = {FLIP: "flip", SLAP: "slap", RESIGN: "resign"}
 MAX_ACTIONS = 20_000
 _FIELDS = {"format", "engine", "seed", "mode", "date", "speed", "lenient", "actions"}
 
@@ -121,10 +120,7 @@ class Replay:
         game = self.game()
         for index, (time_ms, action) in enumerate(self.actions):
             try:
-                if action == "f":
-                    game.flip(time_ms, atomic=False)
-                else:
-                    game.slap(time_ms, atomic=False)
+                game.act(time_ms, action, atomic=False)
             except EwarError as error:
                 raise ReplayError(
                     f"action {index} ({ACTIONS[action]} at {time_ms} ms): {error}"
@@ -157,7 +153,7 @@ def _check_actions(actions: object) -> tuple[tuple[int, str], ...]:
             or not isinstance(item[0], int)
             or item[1] not in ACTIONS
         ):
-            raise ReplayError(f'action {index} is not [milliseconds, "f" | "s"]: {item!r}')
+            raise ReplayError(f'action {index} is not [milliseconds, "f" | "s" | "r"]: {item!r}')
         if item[0] < previous:
             raise ReplayError(f"action {index} at {item[0]} ms is out of time order")
         previous = item[0]
@@ -181,21 +177,10 @@ def verify(replay: Replay) -> dict:
     ``min_reaction_ms`` is the quickest valid slap after the card that made its pattern.
     """
     game = replay.play()
-    result = None
-    if game.outcome is not None:
-        outcome = game.outcome
-        result = {
-            "won": outcome.won,
-            "reason": outcome.reason,
-            "winner": None if outcome.winner is None else SEATS[outcome.winner],
-            "duration_ms": outcome.duration_ms,
-            "score": outcome.score.total,
-            "breakdown": outcome.score.breakdown,
-        }
     return {
         "ok": True,
         "finished": game.over,
-        "result": result,
+        "result": None if game.outcome is None else game.outcome.to_dict(),
         "seed": game.seed,
         "mode": game.mode,
         "date": game.date,

@@ -167,6 +167,7 @@ class TestTheCollectionPause:
 
     def test_the_human_slapping_during_the_pause_wins_the_pile(self):
         game = sandwich_in_the_pause(1)
+        east_paid_at = game.last_flip_ms  # the card that made the Sandwich
         game.slap(game.clock)
         events = game.take_events()
         assert events_of(events, "slap_won")[0] == {
@@ -174,6 +175,7 @@ class TestTheCollectionPause:
             "type": "slap_won",
             "seat": "south",
             "pattern": "sandwich",
+            "reaction_ms": game.clock - east_paid_at,
         }
         view = game.view()
         assert view["collecting"] is None and view["seats"][0]["cards"] == 6

@@ -14,6 +14,7 @@ from support import EAST, SOUTH, WEST, events_of, make_game, random_human, run_u
 
 from ewar.cards import card_name
 from ewar.game import Game
+from ewar.patterns import LATE_MS
 
 SEATS = ["south", "west", "north", "east"]
 CARD = re.compile(r"(10|[2-9JQKA])[CDHS]")
@@ -38,6 +39,8 @@ VIEW_KEYS = {
     "result",
 }
 PAY = {"J": 1, "Q": 2, "K": 3, "A": 4}
+WRONG_SLAP_REASONS = {"no_pattern", "too_late", "covered", "burned_cards", "empty_pile"}
+RESULT_KEYS = {"won", "winner", "reason", "duration_ms", "score", "breakdown", "stats"}
 
 
 def strings_in(value) -> set[str]:
@@ -65,6 +68,8 @@ def check_view(game: Game) -> dict:
     assert all(set(seat) == {"seat", "cards", "status", "strikes"} for seat in view["seats"])
     assert set(view["pile"]) == {"top", "size", "burned"}
     assert not strings_in(view) & hidden_cards(game)
+    if view["result"] is not None:
+        assert set(view["result"]) == RESULT_KEYS
     return view
 
 
@@ -92,8 +97,15 @@ def check_event(event: dict) -> None:
         assert 1 <= event["left"] <= 3
     elif kind == "slap_won":
         assert event["pattern"] in ("double", "sandwich")
+        assert isinstance(event["reaction_ms"], int) and event["reaction_ms"] >= 0
     elif kind == "wrong_slap":
         assert isinstance(event["burned"], bool)  # face down: never which card
+        assert event["out_of_cards"] is not event["burned"]
+        assert len(event["cards"]) <= 3 and all(CARD.fullmatch(card) for card in event["cards"])
+        assert event["reason"] in WRONG_SLAP_REASONS
+        if event["reason"] in ("too_late", "covered"):
+            assert event["by"] in SEATS and event["pattern"] in ("double", "sandwich")
+            assert 0 <= event["ms"] <= LATE_MS
     elif kind == "pile_taken":
         assert event["cards"] >= 1 and event["how"] in ("challenge", "slap", "last_card")
     elif kind == "game_over":
@@ -116,6 +128,25 @@ class TestOnlyWhatAPlayerCanSee:
                 elif not step(game):
                     break
             check_view(game)
+
+    def test_a_wrong_slap_names_only_the_face_up_cards(self):
+        reasons = set()
+        for seed in range(40):
+            game, chooser = Game(seed, speed="fast"), random.Random(seed)
+            while not game.over:
+                if game.human_must_flip:
+                    game.flip(game.clock)
+                elif chooser.random() < 0.1:
+                    game.slap(game.clock)
+                elif not step(game):
+                    break
+                top = game.view()["pile"]["top"]
+                for event in events_of(game.take_events(), "wrong_slap"):
+                    reasons.add(event["reason"])
+                    if event["reason"] != "too_late":  # a late slap's pile is gone
+                        assert event["cards"] == top
+                    assert not set(event["cards"]) & hidden_cards(game)
+        assert reasons >= {"no_pattern", "burned_cards", "empty_pile"}
 
     def test_a_burned_card_is_not_shown(self):
         game = make_game("KS 2C", "3D", "4H", "5S", first=SOUTH)
@@ -272,7 +303,15 @@ class TestEvents:
         game = make_game("9C", "3D", "5H", "6S", first=WEST)
         game.slap(5)
         assert game.take_events() == [
-            {"t": 5, "type": "wrong_slap", "seat": "south", "burned": True},
+            {
+                "t": 5,
+                "type": "wrong_slap",
+                "seat": "south",
+                "burned": True,
+                "out_of_cards": False,
+                "cards": [],
+                "reason": "empty_pile",
+            },
             {"t": 5, "type": "player_out", "seat": "south"},
         ]
 
@@ -281,7 +320,15 @@ class TestEvents:
         game.slap(5)
         events = game.take_events()
         assert events[:2] == [
-            {"t": 5, "type": "wrong_slap", "seat": "south", "burned": False},
+            {
+                "t": 5,
+                "type": "wrong_slap",
+                "seat": "south",
+                "burned": False,
+                "out_of_cards": True,
+                "cards": [],
+                "reason": "empty_pile",
+            },
             {"t": 5, "type": "player_eliminated", "seat": "south"},
         ]
         assert events[2]["type"] == "game_over" and events[2]["won"] is False
@@ -292,10 +339,17 @@ class TestEvents:
         game.flip(0)
         run_until(game, lambda g: g.table.pattern() is not None)
         game.take_events()
+        west_flipped_at = game.last_flip_ms
         game.slap(game.clock)
         t = game.clock
         assert game.take_events() == [
-            {"t": t, "type": "slap_won", "seat": "south", "pattern": "double"},
+            {
+                "t": t,
+                "type": "slap_won",
+                "seat": "south",
+                "pattern": "double",
+                "reaction_ms": t - west_flipped_at,
+            },
             {"t": t, "type": "pile_taken", "seat": "south", "cards": 2, "how": "slap"},
             {"t": t, "type": "player_back", "seat": "south"},
         ]
