@@ -70,7 +70,19 @@ def bmn_cards_per_second(run, a, b, seconds: float = 1.0) -> float:
     return cards / (time.perf_counter() - started)
 
 
+def verify_records(path: str) -> None:
+    """Replay every record of a JSON list (the Pyodide benchmark's games); print the time as JSON."""
+    records = json.loads(Path(path).read_text())
+    started = time.perf_counter()
+    for text in records:
+        verify(Replay.from_json(text))
+    print(json.dumps({"records": len(records), "total_ms": (time.perf_counter() - started) * 1000}))
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--verify-records"]:
+        verify_records(sys.argv[2])
+        return
     print(f"CPU-only full games (simulated human, normal speed): {games_per_second():.0f} games/s")
     median, p99 = frame_call_microseconds()
     print(

@@ -19,6 +19,11 @@ from .replay import Replay
 from .replay import verify as _verify
 from .table import STRIKES_LENIENT
 
+try:  # inside Pyodide a JavaScript null arrives as jsnull, not None
+    from pyodide.ffi import jsnull as _JS_NULL
+except ImportError:
+    _JS_NULL = None
+
 ENGINE_VERSION = __version__
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
@@ -51,7 +56,10 @@ def _error(error: EwarError) -> dict:
 
 def _milliseconds(value: object) -> object:
     """JavaScript numbers may arrive as whole floats; anything else goes to the engine's
-    own check, which refuses it with a typed error. (Scores, too, are whole numbers.)"""
+    own check, which refuses it with a typed error. (Scores, too, are whole numbers; a
+    JavaScript null is None.)"""
+    if value is _JS_NULL:
+        return None
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
