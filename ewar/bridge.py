@@ -10,7 +10,7 @@ import json
 import pkgutil
 import sys
 
-from . import __version__, scoring
+from . import __version__, cpu, scoring
 from .deal import daily_seed as _daily_seed
 from .errors import EwarError
 from .game import COLLECT_PAUSE_MS, TIME_LIMIT_MS, Game
@@ -46,6 +46,7 @@ def rule_numbers() -> str:
             "collect_pause_ms": COLLECT_PAUSE_MS,
             "time_limit_ms": TIME_LIMIT_MS,
             "min_reaction_ms": MIN_REACTION_MS,
+            "cpu_slap_ms": dict(cpu.TYPICAL_SLAP_MS),
         }
     )
 

@@ -102,11 +102,12 @@ class Game:
             check_date(date)
         self.seed = check_seed(seed)
         self.mode, self.speed, self.lenient, self.date = mode, speed, bool(lenient), date
-        self.profile = cpu.PROFILES[speed]
+        self.cpus = cpu.TABLES[speed]  # West, North, East
         self.rng = Rng.from_seed(seed)
         self.deal = deal(self.rng)  # drawn even when overridden, so the CPUs' draws match
         if deal_override is not None:
             self.deal = deal_override
+        self.form = cpu.draw_form(self.rng)  # the computer players' form in this game
         self.table = Table(self.deal.packs, self.deal.first, lenient=self.lenient)
         self.clock = 0
         self.outcome: Outcome | None = None
@@ -339,18 +340,18 @@ class Game:
             self._unschedule(_COLLECT)
 
     def _decide_slaps(self, when: int) -> None:
-        table, profile, rng = self.table, self.profile, self.rng
+        table, rng, form = self.table, self.rng, self.form
         if table.pattern():
             for seat in CPU_SEATS:
                 if not table.eliminated[seat]:
-                    delay = profile.slap_reaction(rng)
+                    delay = self.cpus[seat - 1].slap_reaction(rng, form)
                     if delay is not None:
                         self._schedule(when + delay, _SLAP, seat)
         elif table.near_miss():
             for seat in CPU_SEATS:
                 # a computer player with no cards is careful: a wrong slap would eliminate it
                 if table.packs[seat]:
-                    delay = profile.wrong_slap_reaction(rng)
+                    delay = self.cpus[seat - 1].wrong_slap_reaction(rng, form)
                     if delay is not None:
                         self._schedule(when + delay, _SLAP, seat)
 

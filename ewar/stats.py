@@ -21,7 +21,7 @@ def median_ms(values: list[int]) -> int | None:
 
 def matching_speed(reaction_ms: int) -> str:
     """The CPU speed whose typical slap time is nearest ``reaction_ms`` (the slower on a tie)."""
-    return min(cpu.SPEEDS, key=lambda speed: abs(cpu.PROFILES[speed].typical_slap_ms - reaction_ms))
+    return min(cpu.SPEEDS, key=lambda speed: abs(cpu.TYPICAL_SLAP_MS[speed] - reaction_ms))
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ class GameStats:
                 "median_ms": median,
                 "best_ms": min(self.reactions, default=None),
                 "speed": speed,
-                "speed_slap_ms": None if speed is None else cpu.PROFILES[speed].typical_slap_ms,
+                "speed_slap_ms": None if speed is None else cpu.TYPICAL_SLAP_MS[speed],
             },
         }
 

@@ -90,23 +90,19 @@ class HumanLikePlayer:
                     self.slap_at = card + self.lognormal(self.median_ms, self.sigma)
             elif table.near_miss() and table.packs[SOUTH] and self.rng.random() < self.near_miss:
                 self.slap_at = card + self.lognormal(self.median_ms, self.sigma)
-        plans = []
-        if self.slap_at is not None:
-            plans.append((max(game.clock, self.slap_at), "s"))
+        if self.slap_at is not None:  # a pattern seen is slapped before anything else
+            return max(game.clock, self.slap_at), "s"
         if not game.human_must_flip:
             self.flip_at = None
-        else:
-            if self.flip_at is None:  # the turn shows: decide when to flip
-                delay = self.lognormal(self.flip_median_ms, self.flip_sigma)
-                self.flip_at = game.last_change_ms + delay
-            plans.append((max(game.clock, self.flip_at), "f"))
-        return min(plans, default=None, key=lambda plan: (plan[0], plan[1] != "s"))
+            return None
+        if self.flip_at is None:  # the turn shows: decide when to flip
+            delay = self.lognormal(self.flip_median_ms, self.flip_sigma)
+            self.flip_at = game.last_change_ms + delay
+        return max(game.clock, self.flip_at), "f"
 
     def acted(self, game: Game, action: str) -> None:
-        if action == "s":
-            self.slap_at = None
-        else:
-            self.flip_at = None  # paying on: the next card is a new decision
+        # after a slap or a flip, the next flip is a new decision from what then shows
+        self.slap_at = self.flip_at = None
 
 
 def play(game: Game, player, after_each: Callable[[Game], None] | None = None) -> Game:

@@ -106,7 +106,7 @@ class TestABadReplay:
         data["actions"].append([game.outcome.duration_ms + 1000, "s"])
         refused(verify_file(tmp_path, json.dumps(data)), "over")
 
-    @pytest.mark.parametrize("engine", ["0.9.0", "2.0.0", "", None])
+    @pytest.mark.parametrize("engine", ["0.9.0", "1.0.0", "2.0.1", "", None])
     def test_an_unknown_engine_version(self, tmp_path, engine):
         data = record(won_game())
         data["engine"] = engine

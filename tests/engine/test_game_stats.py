@@ -34,7 +34,7 @@ class TestStatsOfAGame:
         assert summary["best_ms"] == min(reactions) and summary["median_ms"] == median_ms(reactions)
         assert reaction - 1 <= summary["median_ms"] <= reaction  # the exact player's own time
         assert summary["speed"] == matching_speed(summary["median_ms"])
-        assert summary["speed_slap_ms"] == cpu.PROFILES[summary["speed"]].typical_slap_ms
+        assert summary["speed_slap_ms"] == cpu.TYPICAL_SLAP_MS[summary["speed"]]
 
     def test_a_slap_back_is_counted(self):
         game = make_game("", "7D 2D", "7H 4H", "5S 6S", first=WEST)
@@ -87,7 +87,7 @@ class TestMedian:
 class TestMatchingSpeed:
     def test_each_speed_matches_its_own_typical_slap(self):
         for speed in cpu.SPEEDS:
-            assert matching_speed(cpu.PROFILES[speed].typical_slap_ms) == speed
+            assert matching_speed(cpu.TYPICAL_SLAP_MS[speed]) == speed
 
     def test_slower_and_faster_than_every_speed(self):
         assert matching_speed(5000) == "slow" and matching_speed(50) == "fast"

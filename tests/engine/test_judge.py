@@ -128,7 +128,7 @@ class TestRefusals:
 
     @pytest.mark.parametrize(
         "text",
-        ["", "{", "[]", "null", "1e999", '{"engine": "1.0.0"}', '{"actions": []}', "\x00\xff"],
+        ["", "{", "[]", "null", "1e999", '{"engine": "2.0.0"}', '{"actions": []}', "\x00\xff"],
     )
     def test_not_a_game_record(self, text):
         answer = json.loads(judge_daily(text, DATE, None))
