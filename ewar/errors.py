@@ -101,3 +101,9 @@ class ImpossiblePlayError(RecordRefused):
     """A valid slap sooner after its card than any person can react."""
 
     code = "impossible_play"
+
+
+class ImplausiblePlayError(RecordRefused):
+    """Timings no person produces: slaps or flips as regular, or slaps as quick, as a machine's."""
+
+    code = "implausible_play"

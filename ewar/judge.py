@@ -2,7 +2,8 @@
 
 A record is accepted when it is a game of this engine, the standard daily deal of the date
 it was sent for, finished, scores what was claimed, and was played by hands, not by a
-machine. The scores function (through ``bridge.judge_daily``), ``python -m ewar verify
+machine (every valid slap humanly possible, and the whole game's timings a person's:
+``plausibility.py``). The scores function (through ``bridge.judge_daily``), ``python -m ewar verify
 --date`` and the tests all call ``judge``; each refusal is a narrow ``RecordRefused`` (or
 ``ReplayError``) whose ``code`` is the function's API.
 """
@@ -26,6 +27,7 @@ from .errors import (
     UnfinishedError,
 )
 from .game import DAILY, Game
+from .plausibility import PlayTimes, check, flip_delays
 from .replay import Replay, check_engine
 
 MIN_REACTION_MS = 100  # a valid slap sooner than this after its card is faster than any person
@@ -43,6 +45,10 @@ class Judgement:
     piles_slapped: int
     slaps: int  # valid slaps by the human
     fastest_slap_ms: int | None
+    slap_median_ms: int | None
+    slap_spread_permille: int | None  # the slaps' mean distance from their median, in thousandths
+    flips: int
+    flip_spread_ms: int | None  # the flips' mean distance from their median delay
     actions: int
     actions_sha256: str
     date: str
@@ -65,8 +71,8 @@ def judge(replay_json: str | bytes, date: str, score: int | None = None) -> Judg
     """Judge a daily record sent for ``date`` claiming ``score`` (None: no claim to check).
 
     Raises ReplayError (``invalid_replay``), EngineVersionError, NotDailyError,
-    DateMismatchError, NotStandardError, UnfinishedError, ScoreMismatchError or
-    ImpossiblePlayError, each saying what is wrong.
+    DateMismatchError, NotStandardError, UnfinishedError, ScoreMismatchError,
+    ImpossiblePlayError or ImplausiblePlayError, each saying what is wrong.
     """
     data = _decode(replay_json)
     _check_settings(data, date)
@@ -82,6 +88,8 @@ def judge(replay_json: str | bytes, date: str, score: int | None = None) -> Judg
     if score is not None and score != outcome.score.total:
         raise ScoreMismatchError(f"the game scores {outcome.score.total}, not {score}")
     _check_every_slap(game)
+    times = PlayTimes(tuple(game.reactions), tuple(flip_delays(game.take_events())))
+    check(times)
     return Judgement(
         score=outcome.score.total,
         won=outcome.won,
@@ -91,6 +99,7 @@ def judge(replay_json: str | bytes, date: str, score: int | None = None) -> Judg
         piles_slapped=game.table.slaps_won[0],
         slaps=len(game.reactions),
         fastest_slap_ms=game.fastest_slap_ms,
+        **times.to_dict(),
         actions=len(record.actions),
         actions_sha256=actions_sha256(record.actions),
         date=date,

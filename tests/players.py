@@ -3,9 +3,10 @@
 - ``ExactPlayer``: slaps every valid pattern a fixed time after its card, never wrongly, and
   flips a fixed time after its turn begins. The tests that need exact timings use it.
 - ``HumanLikePlayer``: the player of the brief. Its reaction to each pattern is lognormal
-  around a median (sigma 0.3; touch and display latency included), it misses 10% of
-  patterns, slaps 2% of near misses wrongly, and flips a lognormal ~400 ms after its turn
-  shows. CPU speeds are tuned, and the score judge is checked, against it.
+  around a median (sigma 0.3; touch and display latency included; never under 120 ms), it
+  misses 10% of patterns, slaps 2% of near misses wrongly, and flips a lognormal ~400 ms
+  after its turn shows. CPU speeds are tuned, and the score judge is checked, against it.
+- ``BotPlayer``: a machine that never misses, for the score judge's benchmark and tests.
 
 Both only react to what the table shows: a pattern gone before their slap is let go.
 """
@@ -21,6 +22,7 @@ from ewar.deal import SOUTH
 from ewar.game import Game
 
 Plan = tuple[int, str] | None  # (time, "f" | "s"), or nothing to do before the next happening
+REACTION_FLOOR_MS = 120  # no person reacts to a card sooner: the lognormal's tail below is redrawn
 _STANDARD_NORMAL = NormalDist()
 
 
@@ -49,7 +51,8 @@ class ExactPlayer:
 
 
 class HumanLikePlayer:
-    """A person at the table with a median reaction of ``median_ms``; ``seed`` fixes its draws.
+    """A person at the table with a median reaction of ``median_ms``; ``seed`` fixes its draws;
+    ``reactions`` maps a chosen card's time to an exact reaction to its pattern (for tests).
 
     Each draw uses only ``random.Random.random()``, whose sequence Python keeps the same
     across versions, so a seed gives the same player everywhere.
@@ -65,9 +68,11 @@ class HumanLikePlayer:
         near_miss: float = 0.02,
         flip_median_ms: float = 400,
         flip_sigma: float = 0.3,
+        reactions: dict[int, int] | None = None,
     ) -> None:
         self.median_ms, self.sigma, self.miss, self.near_miss = median_ms, sigma, miss, near_miss
         self.flip_median_ms, self.flip_sigma = flip_median_ms, flip_sigma
+        self.reactions = reactions or {}  # a chosen card's time -> this exact reaction to it
         self.rng = random.Random(seed)
         self.seen_top: tuple[int, int] | None = None  # (its last card's time, face-up cards)
         self.slap_at: int | None = None  # the slap planned on that top, if any
@@ -77,6 +82,12 @@ class HumanLikePlayer:
         u = min(max(self.rng.random(), 1e-12), 1 - 1e-12)
         return round(median * math.exp(sigma * _STANDARD_NORMAL.inv_cdf(u)))
 
+    def reaction(self) -> int:
+        """A reaction to a card: lognormal around the median, redrawn below the floor."""
+        while (delay := self.lognormal(self.median_ms, self.sigma)) < REACTION_FLOOR_MS:
+            pass
+        return delay
+
     def plan(self, game: Game) -> Plan:
         table = game.table
         if table.eliminated[SOUTH]:
@@ -85,11 +96,13 @@ class HumanLikePlayer:
         if top != self.seen_top:  # a new top: look at it once
             self.seen_top, self.slap_at = top, None
             card = game.last_flip_ms
-            if table.pattern():
+            if table.pattern() and card in self.reactions:
+                self.slap_at = card + self.reactions[card]
+            elif table.pattern():
                 if self.rng.random() >= self.miss:
-                    self.slap_at = card + self.lognormal(self.median_ms, self.sigma)
+                    self.slap_at = card + self.reaction()
             elif table.near_miss() and table.packs[SOUTH] and self.rng.random() < self.near_miss:
-                self.slap_at = card + self.lognormal(self.median_ms, self.sigma)
+                self.slap_at = card + self.reaction()
         if self.slap_at is not None:  # a pattern seen is slapped before anything else
             return max(game.clock, self.slap_at), "s"
         if not game.human_must_flip:
@@ -102,6 +115,39 @@ class HumanLikePlayer:
 
     def acted(self, game: Game, action: str) -> None:
         # after a slap or a flip, the next flip is a new decision from what then shows
+        self.slap_at = self.flip_at = None
+
+
+class BotPlayer:
+    """A machine: slaps every valid pattern a uniform ``low``-``high`` ms after its card (the
+    same time each pattern when they are equal), never misses, never slaps wrongly; flips at
+    once (``person_flips`` False) or, to hide, a person's lognormal ~400 ms after its turn."""
+
+    def __init__(self, low_ms: int, high_ms: int, seed: int, *, person_flips: bool = False):
+        self.low_ms, self.high_ms, self.person_flips = low_ms, high_ms, person_flips
+        self.rng = random.Random(seed)
+        self.person = HumanLikePlayer(400, seed)  # only its flip timing is used
+        self.slapped_card: int | None = None  # the card whose pattern it has timed a slap for
+        self.slap_at: int | None = None
+        self.flip_at: int | None = None
+
+    def plan(self, game: Game) -> Plan:
+        table, card = game.table, game.last_flip_ms
+        if table.pattern() and self.slapped_card != card and not table.eliminated[SOUTH]:
+            self.slapped_card = card
+            jitter = int(self.rng.random() * (self.high_ms - self.low_ms + 1))
+            self.slap_at = card + self.low_ms + jitter
+        if table.pattern() and self.slap_at is not None:
+            return max(game.clock, self.slap_at), "s"
+        if not game.human_must_flip:
+            self.flip_at = None
+            return None
+        if self.flip_at is None:
+            delay = self.person.lognormal(400, 0.3) if self.person_flips else 0
+            self.flip_at = game.last_change_ms + delay
+        return max(game.clock, self.flip_at), "f"
+
+    def acted(self, game: Game, action: str) -> None:
         self.slap_at = self.flip_at = None
 
 

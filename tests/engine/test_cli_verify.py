@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from players import play_simulated_human
+from players import HumanLikePlayer, play, play_simulated_human
 from support import WEST, make_deal, run_python
 
 from ewar import __version__
@@ -179,7 +179,7 @@ class TestJudgingADailyScore:
 
     @pytest.fixture(scope="class")
     def daily(self) -> Game:
-        return play_simulated_human(Game.daily("2026-11-30"), reaction_ms=300, flip_ms=250)
+        return play(Game.daily("2026-11-30"), HumanLikePlayer(330, seed=7))
 
     def judged(self, tmp_path, game: Game, *options: str):
         path = tmp_path / "replay.json"

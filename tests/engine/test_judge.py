@@ -8,7 +8,7 @@ import hashlib
 import json
 
 import pytest
-from players import play_simulated_human
+from players import HumanLikePlayer, play, play_simulated_human
 
 from ewar import __version__
 from ewar.bridge import judge_daily
@@ -16,6 +16,7 @@ from ewar.deal import daily_seed
 from ewar.errors import (
     DateMismatchError,
     EngineVersionError,
+    ImplausiblePlayError,
     ImpossiblePlayError,
     NotDailyError,
     NotStandardError,
@@ -26,15 +27,16 @@ from ewar.errors import (
 )
 from ewar.game import Game
 from ewar.judge import MIN_REACTION_MS, actions_sha256, judge
+from ewar.plausibility import PlayTimes, check
 from ewar.replay import Replay
+from ewar.stats import median_ms
 
 DATE = "2026-11-30"
 
 
-def daily_record(reaction_ms: int = 300, reactions: dict[int, int] | None = None) -> dict:
-    game = play_simulated_human(
-        Game.daily(DATE), reaction_ms=reaction_ms, flip_ms=300, reactions=reactions
-    )
+def daily_record(median_ms: int = 330, reactions: dict[int, int] | None = None) -> dict:
+    """A daily game of DATE played by a human-like player (the same one for the same median)."""
+    game = play(Game.daily(DATE), HumanLikePlayer(median_ms, seed=median_ms, reactions=reactions))
     return Replay.of(game).to_dict()
 
 
@@ -82,7 +84,7 @@ class TestAnHonestRecord:
         assert verdict(honest)["score"] == honest_game.outcome.score.total
 
     def test_a_lost_game_is_accepted_with_its_loss_score(self):
-        record = daily_record(reaction_ms=900)
+        record = daily_record(median_ms=800)
         game = Replay.from_dict(record).play()
         assert not game.outcome.won
         answer = verdict(record, score=game.outcome.score.total)
@@ -152,7 +154,7 @@ class TestRefusals:
         refused_with(old, "engine_version")
 
     def test_a_practice_game(self):
-        game = play_simulated_human(Game(daily_seed(DATE)), reaction_ms=300, flip_ms=300)
+        game = play(Game(daily_seed(DATE)), HumanLikePlayer(330, seed=1))
         refused_with(Replay.of(game).to_dict(), "not_daily")
 
     def test_a_daily_record_with_another_seed(self, honest):
@@ -187,13 +189,84 @@ class TestRefusals:
         """Every valid slap is checked, not only the first or the fastest the old check saw."""
         slaps = honest_game.reactions
         assert len(slaps) >= 3
-        # make the third slap too fast: the others stay at a human 300 ms
+        # make the third slap too fast: the others stay a person's
         card = pattern_card(honest_game, 3)
         record = daily_record(reactions={card: MIN_REACTION_MS - 1})
         game = Replay.from_dict(record).play()
         assert game.fastest_slap_ms == MIN_REACTION_MS - 1
         message = refused_with(record, "impossible_play")
         assert f"{MIN_REACTION_MS - 1} ms" in message
+
+
+class TestPlausiblePlay:
+    """Whole-game rules refuse machine-timed play (``implausible_play``) and never a person's:
+    honest human-like players of every pace are accepted, never-missing bots refused."""
+
+    @pytest.mark.parametrize("median_ms", range(250, 901, 50))
+    def test_human_like_players_of_every_pace_are_accepted(self, median_ms):
+        for day in range(1, 7):
+            date = f"2026-03-{day:02}"
+            player = HumanLikePlayer(median_ms, seed=median_ms * 100 + day)
+            record = Replay.of(play(Game.daily(date), player)).to_json()
+            answer = json.loads(judge_daily(record, date, None))
+            assert answer["ok"] is True, (median_ms, date, answer)
+
+    @pytest.mark.parametrize("reaction_ms", [100, 120, 150, 180])
+    @pytest.mark.parametrize("flip_ms", [0, 420])
+    def test_never_missing_bots_are_refused(self, reaction_ms, flip_ms):
+        for day in range(1, 5):
+            date = f"2026-03-{day:02}"
+            game = play_simulated_human(Game.daily(date), reaction_ms=reaction_ms, flip_ms=flip_ms)
+            answer = json.loads(judge_daily(Replay.of(game).to_json(), date, None))
+            assert answer["ok"] is False, (reaction_ms, flip_ms, date)
+            assert answer["error"]["code"] == "implausible_play"
+
+    def test_the_refusal_says_which_rule(self):
+        game = play_simulated_human(Game.daily(DATE), reaction_ms=150, flip_ms=420)
+        message = refused_with(Replay.of(game).to_dict(), "implausible_play")
+        assert "valid slaps came 150 ms after their cards" in message and "a person" in message
+        game = play_simulated_human(Game.daily(DATE), reaction_ms=150, flip_ms=0)
+        refused_with(Replay.of(game).to_dict(), "implausible_play")
+
+    def test_the_accepted_answer_reports_the_timings(self, honest, honest_game):
+        answer = verdict(honest)
+        slaps = sorted(honest_game.reactions)
+        assert answer["slap_median_ms"] == median_ms(slaps)
+        assert 50 <= answer["slap_spread_permille"] <= 600
+        assert answer["flips"] > 10 and answer["flip_spread_ms"] > 20
+
+
+class TestPlausibilityRules:
+    """Each rule on its own, on made-up timings (``ewar.plausibility``)."""
+
+    PERSON_FLIPS = (380, 420, 350, 510, 300, 460, 395, 440, 610, 330, 405)
+
+    def test_regular_slaps(self):
+        with pytest.raises(ImplausiblePlayError, match="4 valid slaps"):
+            check(PlayTimes((240, 240, 241, 240), self.PERSON_FLIPS))
+        check(PlayTimes((240, 250, 232, 262), self.PERSON_FLIPS))  # a person's 4 slaps
+        check(PlayTimes((240, 240, 240), self.PERSON_FLIPS))  # too few to judge
+
+    def test_the_more_slaps_the_more_spread_a_person_shows(self):
+        jittered = tuple(200 + (7 * i) % 17 for i in range(20))  # 200-216 ms: a frame's jitter
+        with pytest.raises(ImplausiblePlayError):
+            check(PlayTimes(jittered, self.PERSON_FLIPS))
+        check(PlayTimes(jittered[:5], self.PERSON_FLIPS))
+
+    def test_quick_slaps(self):
+        quick = (120, 180, 140, 150, 135, 160, 170, 125, 145, 155)
+        with pytest.raises(ImplausiblePlayError, match="median 147 ms"):
+            check(PlayTimes(quick, self.PERSON_FLIPS))
+        check(PlayTimes(quick[:9], self.PERSON_FLIPS))  # too few to judge on speed alone
+
+    def test_regular_flips(self):
+        slaps = (240, 250, 232, 262, 300)
+        with pytest.raises(ImplausiblePlayError, match="flips"):
+            check(PlayTimes(slaps, (1,) * 10))
+        with pytest.raises(ImplausiblePlayError, match="flips"):
+            check(PlayTimes(slaps, (300, 305, 298, 301, 300, 299, 302, 300, 296, 303)))
+        check(PlayTimes(slaps, (1,) * 9))  # too few to judge
+        check(PlayTimes(slaps, self.PERSON_FLIPS))
 
 
 class TestNarrowErrors:
