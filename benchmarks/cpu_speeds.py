@@ -22,10 +22,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from players import play_human_like
+from players import play_human_like  # noqa: E402
 
-from ewar import __version__, cpu
-from ewar.game import Game
+from ewar import __version__, cpu  # noqa: E402
+from ewar.game import Game  # noqa: E402
 
 REACTIONS = range(250, 1001, 50)
 TARGETS = {"slow": 850, "normal": 600, "fast": 430}  # the 50% points issue 11 asks for

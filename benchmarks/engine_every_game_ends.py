@@ -19,10 +19,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "engine")]
 
-from players import play
-from test_every_game_ends import SPEEDS, all_cards_on_the_table, player_for
+from players import play  # noqa: E402
+from test_every_game_ends import SPEEDS, all_cards_on_the_table, player_for  # noqa: E402
 
-from ewar.game import TIME_LIMIT_MS, Game
+from ewar.game import TIME_LIMIT_MS, Game  # noqa: E402
 
 
 def one_game(seed: int) -> tuple[str, int, int]:

@@ -22,7 +22,10 @@ function percentile(sorted, share) {
 }
 
 function median(values) {
-  return percentile([...values].sort((a, b) => a - b), 0.5);
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 }
 
 /** A small seeded generator (mulberry32), so every run plays the same games. */
@@ -97,8 +100,10 @@ const indexURL = `${path.join(ROOT, "node_modules", "pyodide")}${path.sep}`;
 
 let started = performance.now();
 const { pyodide, bridge } = await loadEngineFromWheel({ loadPyodide, indexURL, engineWheel });
-console.log(`Pyodide ${pyodide.version} + engine ${bridge.ENGINE_VERSION} loaded from the wheel (host.js) in ` +
-  `${(performance.now() - started).toFixed(0)} ms`);
+console.log(
+  `Pyodide ${pyodide.version} + engine ${bridge.ENGINE_VERSION} loaded from the wheel (host.js) in ` +
+    `${(performance.now() - started).toFixed(0)} ms`,
+);
 
 const session = bridge.new_game("practice", 3, "normal", false, null);
 const costs = [];
@@ -108,8 +113,10 @@ for (let step = 0; step < 5000; step += 1) {
   costs.push(performance.now() - before);
 }
 costs.sort((a, b) => a - b);
-console.log(`one page call, frame() + JSON.parse: median ${(percentile(costs, 0.5) * 1000).toFixed(0)} us, ` +
-  `p99 ${(percentile(costs, 0.99) * 1000).toFixed(0)} us`);
+console.log(
+  `one page call, frame() + JSON.parse: median ${(percentile(costs, 0.5) * 1000).toFixed(0)} us, ` +
+    `p99 ${(percentile(costs, 0.99) * 1000).toFixed(0)} us`,
+);
 
 const random = seededRandom(20261130);
 const records = [];
@@ -121,8 +128,10 @@ for (let seed = 0; seed < games; seed += 1) {
   calls += played.calls;
 }
 const playSeconds = (performance.now() - started) / 1000;
-console.log(`${games} whole games played from JS through the bridge: ${(games / playSeconds).toFixed(1)} games/s ` +
-  `(${calls} calls, ${((playSeconds * 1e6) / calls).toFixed(0)} us a call)`);
+console.log(
+  `${games} whole games played from JS through the bridge: ${(games / playSeconds).toFixed(1)} games/s ` +
+    `(${calls} calls, ${((playSeconds * 1e6) / calls).toFixed(0)} us a call)`,
+);
 
 const longest = records.reduce((a, b) => (JSON.parse(a).actions.length >= JSON.parse(b).actions.length ? a : b));
 const verifyMs = timeIt(() => bridge.verify(longest), 10);
@@ -131,13 +140,17 @@ console.log(`verify the longest record (${JSON.parse(longest).actions.length} ac
 const daily = playFromJs(bridge.new_game("daily", 0, "normal", false, DAILY), random).record;
 const verdict = JSON.parse(bridge.judge_daily(daily, DAILY, null));
 const judgeMs = timeIt(() => bridge.judge_daily(daily, DAILY, null), 10);
-console.log(`judge_daily of a daily record (${JSON.parse(daily).actions.length} actions, ` +
-  `${verdict.ok ? "accepted" : `refused: ${verdict.error.code}`}): ${judgeMs.toFixed(1)} ms`);
+console.log(
+  `judge_daily of a daily record (${JSON.parse(daily).actions.length} actions, ` +
+    `${verdict.ok ? "accepted" : `refused: ${verdict.error.code}`}): ${judgeMs.toFixed(1)} ms`,
+);
 
 started = performance.now();
 for (const record of records) bridge.verify(record);
 const pyodideMs = performance.now() - started;
 const cpython = cpythonVerify(records);
-console.log(`replaying all ${records.length} records: Pyodide ${pyodideMs.toFixed(0)} ms, CPython ` +
-  `${cpython.total_ms.toFixed(0)} ms (Pyodide / CPython = ${(pyodideMs / cpython.total_ms).toFixed(2)})`);
+console.log(
+  `replaying all ${records.length} records: Pyodide ${pyodideMs.toFixed(0)} ms, CPython ` +
+    `${cpython.total_ms.toFixed(0)} ms (Pyodide / CPython = ${(pyodideMs / cpython.total_ms).toFixed(2)})`,
+);
 process.exit(0);

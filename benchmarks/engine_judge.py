@@ -23,12 +23,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from players import BotPlayer, HumanLikePlayer, play
+from players import BotPlayer, HumanLikePlayer, play  # noqa: E402
 
-from ewar.errors import EwarError
-from ewar.game import Game
-from ewar.judge import judge
-from ewar.replay import Replay
+from ewar.errors import EwarError  # noqa: E402
+from ewar.game import Game  # noqa: E402
+from ewar.judge import judge  # noqa: E402
+from ewar.replay import Replay  # noqa: E402
 
 HONEST_MEDIANS = range(250, 901, 50)
 FIRST_DAY = datetime.date(2026, 1, 1)

@@ -16,13 +16,13 @@ sys.path[:0] = [
     str(Path(__file__).resolve().parents[1] / "tests"),
 ]
 
-import bmn_reference
-from players import play_simulated_human
+import bmn_reference  # noqa: E402
+from players import play_simulated_human  # noqa: E402
 
-from ewar.bmn import parse_pack, play
-from ewar.bridge import new_game
-from ewar.game import Game
-from ewar.replay import Replay, verify
+from ewar.bmn import parse_pack, play  # noqa: E402
+from ewar.bridge import new_game  # noqa: E402
+from ewar.game import Game  # noqa: E402
+from ewar.replay import Replay, verify  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "engine" / "data" / "bmn_published.json"
 
