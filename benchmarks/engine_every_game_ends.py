@@ -44,6 +44,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
+    os.nice(10)  # a shared machine: the simulations yield to interactive work
     started = time.perf_counter()
     with Pool(args.workers) as pool:
         results = pool.map(one_game, range(args.games), chunksize=50)

@@ -94,6 +94,7 @@ def main() -> int:
     parser.add_argument("--bots", type=int, default=1000, help="games of each bot")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
+    os.nice(10)  # a shared machine: the simulations yield to interactive work
     tasks = [("honest", number) for number in range(args.honest)]
     tasks += [(label, number) for label, _ in BOTS for number in range(args.bots)]
     started = time.perf_counter()
