@@ -11,12 +11,15 @@ import sys
 import time
 from pathlib import Path
 
-sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parents[1] / "tests")]
+sys.path[:0] = [
+    str(Path(__file__).resolve().parents[1]),
+    str(Path(__file__).resolve().parents[1] / "tests"),
+]
 
 import bmn_reference  # noqa: E402
+from players import play_simulated_human  # noqa: E402
 
 from ewar.bmn import parse_pack, play  # noqa: E402
-from players import play_simulated_human  # noqa: E402
 from ewar.bridge import new_game  # noqa: E402
 from ewar.game import Game  # noqa: E402
 from ewar.replay import Replay, verify  # noqa: E402
@@ -67,23 +70,42 @@ def bmn_cards_per_second(run, a, b, seconds: float = 1.0) -> float:
     return cards / (time.perf_counter() - started)
 
 
+def verify_records(path: str) -> None:
+    """Replay every record of a JSON list (the Pyodide benchmark's games); print the time as JSON."""
+    records = json.loads(Path(path).read_text())
+    started = time.perf_counter()
+    for text in records:
+        verify(Replay.from_json(text))
+    print(json.dumps({"records": len(records), "total_ms": (time.perf_counter() - started) * 1000}))
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--verify-records"]:
+        verify_records(sys.argv[2])
+        return
     print(f"CPU-only full games (simulated human, normal speed): {games_per_second():.0f} games/s")
     median, p99 = frame_call_microseconds()
-    print(f"one engine call, frame() = advance + view + events as JSON: "
-          f"median {median:.1f} us, p99 {p99:.1f} us")
+    print(
+        f"one engine call, frame() = advance + view + events as JSON: "
+        f"median {median:.1f} us, p99 {p99:.1f} us"
+    )
     replay = ten_minute_replay()
     report = verify(replay)
-    print(f"verify a {report['result']['duration_ms'] / 60000:.1f}-minute replay "
-          f"({len(replay.actions)} actions): {verify_milliseconds(replay):.1f} ms")
+    print(
+        f"verify a {report['result']['duration_ms'] / 60000:.1f}-minute replay "
+        f"({len(replay.actions)} actions): {verify_milliseconds(replay):.1f} ms"
+    )
     longest = max(json.loads(DATA.read_text()), key=lambda deal: deal["cards"])
     a, b = parse_pack(longest["a"]), parse_pack(longest["b"])
     ours = bmn_cards_per_second(lambda x, y: play(x, y).cards, a, b)
-    reference = bmn_cards_per_second(lambda x, y: bmn_reference.play(x, y)["cards"],
-                                     longest["a"], longest["b"])
-    print(f"Beggar-My-Neighbour on {longest['name']} ({longest['cards']} cards): "
-          f"ewar {ours / 1e6:.2f} M cards/s, string-based reference {reference / 1e6:.2f} M cards/s "
-          f"(ratio {ours / reference:.2f})")
+    reference = bmn_cards_per_second(
+        lambda x, y: bmn_reference.play(x, y)["cards"], longest["a"], longest["b"]
+    )
+    print(
+        f"Beggar-My-Neighbour on {longest['name']} ({longest['cards']} cards): "
+        f"ewar {ours / 1e6:.2f} M cards/s, string-based reference {reference / 1e6:.2f} M cards/s "
+        f"(ratio {ours / reference:.2f})"
+    )
 
 
 if __name__ == "__main__":

@@ -10,13 +10,19 @@ import json
 import pkgutil
 import sys
 
-from . import __version__, scoring
+from . import __version__, cpu, scoring
 from .deal import daily_seed as _daily_seed
 from .errors import EwarError
 from .game import COLLECT_PAUSE_MS, TIME_LIMIT_MS, Game
+from .judge import MIN_REACTION_MS, judge
 from .replay import Replay
 from .replay import verify as _verify
 from .table import STRIKES_LENIENT
+
+try:  # inside Pyodide a JavaScript null arrives as jsnull, not None
+    from pyodide.ffi import jsnull as _JS_NULL
+except ImportError:
+    _JS_NULL = None
 
 ENGINE_VERSION = __version__
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
@@ -29,12 +35,20 @@ def daily_seed(date: str) -> int:
 
 def rule_numbers() -> str:
     """The numbers the page's help and result texts quote, as JSON: the page keeps no copy."""
-    return _dumps({
-        "win_base": scoring.WIN_BASE, "per_second": scoring.PER_SECOND,
-        "per_wrong_slap": scoring.PER_WRONG_SLAP, "win_floor": scoring.WIN_FLOOR,
-        "per_pile": scoring.PER_PILE_SLAPPED, "strikes_lenient": STRIKES_LENIENT,
-        "collect_pause_ms": COLLECT_PAUSE_MS, "time_limit_ms": TIME_LIMIT_MS,
-    })
+    return _dumps(
+        {
+            "win_base": scoring.WIN_BASE,
+            "per_second": scoring.PER_SECOND,
+            "per_wrong_slap": scoring.PER_WRONG_SLAP,
+            "win_floor": scoring.WIN_FLOOR,
+            "per_pile": scoring.PER_PILE_SLAPPED,
+            "strikes_lenient": STRIKES_LENIENT,
+            "collect_pause_ms": COLLECT_PAUSE_MS,
+            "time_limit_ms": TIME_LIMIT_MS,
+            "min_reaction_ms": MIN_REACTION_MS,
+            "cpu_slap_ms": dict(cpu.TYPICAL_SLAP_MS),
+        }
+    )
 
 
 def _error(error: EwarError) -> dict:
@@ -43,7 +57,10 @@ def _error(error: EwarError) -> dict:
 
 def _milliseconds(value: object) -> object:
     """JavaScript numbers may arrive as whole floats; anything else goes to the engine's
-    own check, which refuses it with a typed error."""
+    own check, which refuses it with a typed error. (Scores, too, are whole numbers; a
+    JavaScript null is None.)"""
+    if value is _JS_NULL:
+        return None
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
@@ -75,6 +92,11 @@ class GameSession:
         """The human slaps at ``time_ms``: ``{"ok", "view", "events"}`` plus ``error`` if refused."""
         return self._act(self.game.slap, time_ms)
 
+    def resign(self, time_ms: int) -> str:
+        """The human gives up at ``time_ms``: the game is over as a loss, reason ``"resigned"``;
+        ``{"ok", "view", "events"}`` plus ``error`` if refused (say, the game was already over)."""
+        return self._act(self.game.resign, time_ms)
+
     def _act(self, action, time_ms: int) -> str:
         answer = {"ok": True}
         try:
@@ -94,12 +116,31 @@ class GameSession:
         return Replay.of(self.game).to_json()
 
 
-def new_game(mode: str = "practice", seed: int | None = 0, speed: str = "normal",
-             lenient: bool = False, date: str | None = None) -> GameSession:
+def new_game(
+    mode: str = "practice",
+    seed: int | None = 0,
+    speed: str = "normal",
+    lenient: bool = False,
+    date: str | None = None,
+) -> GameSession:
     """Start a daily game (``date`` given; seed, speed and lenient ignored) or a practice game."""
     if mode == "daily":
         return GameSession(Game.daily(date))
     return GameSession(Game(seed, mode=mode, speed=speed, lenient=bool(lenient)))
+
+
+def resume(replay_json: str, clock_ms: int) -> GameSession:
+    """Rebuild a running game from its saved record and clock (after a reload): the same game,
+    at the same clock, as if never interrupted. What happened before was shown already, so the
+    session starts with no events to hand over.
+
+    Raises ReplayError (a malformed record, another engine version, an action the rules refuse)
+    or TimeBeforeClockError (a clock before the record's last action), changing nothing.
+    """
+    game = Replay.from_json(replay_json).play(to_end=False)
+    game.advance_to(_milliseconds(clock_ms))
+    game.take_events()
+    return GameSession(game)
 
 
 def verify(replay_json: str) -> str:
@@ -107,6 +148,18 @@ def verify(replay_json: str) -> str:
     ``{"ok": false, "error": {"code", "message"}}``."""
     try:
         answer = _verify(Replay.from_json(replay_json))
+    except EwarError as error:
+        answer = {"ok": False, "error": _error(error)}
+    return _dumps(answer)
+
+
+def judge_daily(replay_json: str, date: str, score: int | None) -> str:
+    """The score judge's verdict on a daily record sent for ``date`` claiming ``score``, as JSON:
+    ``{"ok": true, "score", "won", "reason", "duration_ms", "wrong_slaps", "piles_slapped",
+    "actions_sha256", "engine_version", ...}`` or ``{"ok": false, "error": {"code", "message"}}``
+    with the codes of ``ewar.judge``. ``score`` None checks no claim."""
+    try:
+        answer = judge(replay_json, date, _milliseconds(score)).to_dict()
     except EwarError as error:
         answer = {"ok": False, "error": _error(error)}
     return _dumps(answer)

@@ -24,11 +24,15 @@ from .errors import (
     NotYourTurnError,
     TimeBeforeClockError,
 )
+from .events import event_of
+from .patterns import GAME_OVER, SLAPPED, TAKEN, PatternLog
 from .rng import Rng
 from .scoring import Score
+from .stats import GameStats, Tally
 from .table import Table
 
 DAILY, PRACTICE = "daily", "practice"
+FLIP, SLAP, RESIGN = "f", "s", "r"  # the human's actions, as replays write them
 MODES = (DAILY, PRACTICE)
 COLLECT_PAUSE_MS = 1000  # the pause before a won challenge's pile is taken
 TIME_LIMIT_MS = 60 * 60 * 1000  # the bound that makes every game end
@@ -44,9 +48,22 @@ class Outcome:
 
     won: bool
     winner: int | None  # the seat holding every card, or the leader at the time limit
-    reason: str  # "won", "eliminated", "cpu_won" or "time_limit"
+    reason: str  # "won", "eliminated", "cpu_won", "time_limit" or "resigned"
     duration_ms: int
     score: Score
+    stats: GameStats
+
+    def to_dict(self) -> dict:
+        """The JSON-ready result the view and the replay report carry."""
+        return {
+            "won": self.won,
+            "winner": None if self.winner is None else SEATS[self.winner],
+            "reason": self.reason,
+            "duration_ms": self.duration_ms,
+            "score": self.score.total,
+            "breakdown": self.score.breakdown,
+            "stats": self.stats.to_dict(),
+        }
 
 
 class Game:
@@ -85,18 +102,22 @@ class Game:
             check_date(date)
         self.seed = check_seed(seed)
         self.mode, self.speed, self.lenient, self.date = mode, speed, bool(lenient), date
-        self.profile = cpu.PROFILES[speed]
+        self.cpus = cpu.TABLES[speed]  # West, North, East
         self.rng = Rng.from_seed(seed)
         self.deal = deal(self.rng)  # drawn even when overridden, so the CPUs' draws match
         if deal_override is not None:
             self.deal = deal_override
+        self.form = cpu.draw_form(self.rng)  # the computer players' form in this game
         self.table = Table(self.deal.packs, self.deal.first, lenient=self.lenient)
         self.clock = 0
         self.outcome: Outcome | None = None
         self.actions: list[tuple[int, str]] = []
         self.wrong_slaps = 0
         self.last_flip_ms = 0
-        self.fastest_slap_ms: int | None = None  # quickest valid human slap after its card
+        # each valid human slap: ms after the card that made its pattern
+        self.reactions: list[int] = []
+        self.patterns = PatternLog()
+        self.tally = Tally()
         self.last_change_ms = 0  # when the last happening took place
         self._queue: list[tuple[int, int, int, int]] = []  # (time, order, seat, sequence)
         self._sequence = 0
@@ -110,8 +131,10 @@ class Game:
         return cls(0, mode=DAILY, date=date)
 
     def __repr__(self) -> str:
-        return (f"Game(seed={self.seed}, mode={self.mode!r}, speed={self.speed!r}, "
-                f"lenient={self.lenient}, date={self.date!r})")
+        return (
+            f"Game(seed={self.seed}, mode={self.mode!r}, speed={self.speed!r}, "
+            f"lenient={self.lenient}, date={self.date!r})"
+        )
 
     # -- reading -----------------------------------------------------------------
 
@@ -130,6 +153,11 @@ class Game:
         """The events since the last call, oldest first, and forget them."""
         events, self._events = self._events, []
         return events
+
+    @property
+    def fastest_slap_ms(self) -> int | None:
+        """The quickest valid human slap, in ms after the card that made its pattern."""
+        return min(self.reactions, default=None)
 
     @property
     def human_must_flip(self) -> bool:
@@ -161,11 +189,22 @@ class Game:
         Raises NotYourTurnError, TimeBeforeClockError or GameOverError and then changes
         nothing (with ``atomic=False`` the clock may have advanced; replays use that).
         """
-        self._human_action(time_ms, "f", atomic)
+        self._human_action(time_ms, FLIP, atomic)
 
     def slap(self, time_ms: int, *, atomic: bool = True) -> None:
         """The human slaps the pile at ``time_ms`` (right or wrong: the rules settle it)."""
-        self._human_action(time_ms, "s", atomic)
+        self._human_action(time_ms, SLAP, atomic)
+
+    def resign(self, time_ms: int, *, atomic: bool = True) -> None:
+        """The human gives up at ``time_ms``: the game is over, lost, with reason ``resigned``
+        (a loss scores its piles slapped, as any loss does)."""
+        self._human_action(time_ms, RESIGN, atomic)
+
+    def act(self, time_ms: int, action: str, *, atomic: bool = True) -> None:
+        """Apply one recorded action: ``"f"`` flip, ``"s"`` slap or ``"r"`` resign."""
+        if action not in (FLIP, SLAP, RESIGN):
+            raise IllegalActionError(f"unknown action {action!r}: expected 'f', 's' or 'r'")
+        self._human_action(time_ms, action, atomic)
 
     def _human_action(self, time_ms: int, action: str, atomic: bool) -> None:
         self._check_time(time_ms)
@@ -178,14 +217,15 @@ class Game:
             self.advance_to(time_ms)
             if self.outcome is not None:
                 raise GameOverError(f"the game was over at {self.outcome.duration_ms} ms")
-            if action == "f":
-                if self.table.turn != SOUTH:
-                    raise NotYourTurnError(self._why_not_your_turn())
-                self.actions.append((time_ms, "f"))
+            if action == FLIP and self.table.turn != SOUTH:
+                raise NotYourTurnError(self._why_not_your_turn())
+            self.actions.append((time_ms, action))
+            if action == FLIP:
                 self._flip(time_ms)
-            else:
-                self.actions.append((time_ms, "s"))
+            elif action == SLAP:
                 self._slap(time_ms, SOUTH)
+            else:
+                self._finish(time_ms, False, None, "resigned")
         except IllegalActionError:
             if saved is not None:
                 self._restore(saved)
@@ -201,8 +241,21 @@ class Game:
             return "you have no cards to flip"
         return f"it is {SEATS[table.turn]}'s turn to flip"
 
-    _STATE = ("table", "clock", "outcome", "actions", "wrong_slaps", "last_flip_ms",
-              "fastest_slap_ms", "last_change_ms", "_queue", "_sequence", "_events")
+    _STATE = (
+        "table",
+        "clock",
+        "outcome",
+        "actions",
+        "wrong_slaps",
+        "last_flip_ms",
+        "reactions",
+        "patterns",
+        "tally",
+        "last_change_ms",
+        "_queue",
+        "_sequence",
+        "_events",
+    )
 
     def _save(self) -> tuple:
         return copy.deepcopy(tuple(getattr(self, name) for name in self._STATE)), self.rng.state
@@ -222,36 +275,54 @@ class Game:
         elif order == _COLLECT:
             table = self.table
             how = "challenge" if table.challenger is not None else "last_card"
+            self.patterns.end(when, TAKEN, table.collector)
             table.take_pile(table.collector, how)
             self._settle(when, pile_changed=True, pile_taken=True)
         else:
             self._end_at_time_limit(when)
 
     def _flip(self, when: int) -> None:
-        self.table.flip()
+        table = self.table
+        seat = table.turn
+        table.flip()
         self.last_flip_ms = when
+        self.patterns.after_flip(when, seat, table)
         self._settle(when, pile_changed=True)
 
     def _slap(self, when: int, seat: int) -> None:
-        pattern = self.table.slap(seat)
+        table = self.table
+        why = None if table.pattern() else self.patterns.why_wrong(when, table)
+        pattern = table.slap(seat)
+        if pattern:
+            self.patterns.end(when, SLAPPED, seat)
         if seat == SOUTH:
             if pattern:
-                reaction = when - self.last_flip_ms
-                if self.fastest_slap_ms is None or reaction < self.fastest_slap_ms:
-                    self.fastest_slap_ms = reaction
+                self.reactions.append(when - self.last_flip_ms)
             else:
                 self.wrong_slaps += 1
-        self._settle(when, pile_changed=pattern is not None, pile_taken=pattern is not None)
+        taken = pattern is not None
+        self._settle(when, pile_changed=taken, pile_taken=taken, why_wrong=why)
 
-    def _settle(self, when: int, *, pile_changed: bool, pile_taken: bool = False) -> None:
+    def _settle(
+        self,
+        when: int,
+        *,
+        pile_changed: bool,
+        pile_taken: bool = False,
+        why_wrong: dict | None = None,
+    ) -> None:
         """Turn the table's log into events, end the game if it is over, and schedule
         what the computer players and the pause will do next."""
         table = self.table
         self.last_change_ms = when
-        self._record(when)
+        self._record(when, why_wrong)
         if table.winner is not None:
-            self._finish(when, table.winner == SOUTH, table.winner,
-                         "won" if table.winner == SOUTH else "cpu_won")
+            self._finish(
+                when,
+                table.winner == SOUTH,
+                table.winner,
+                "won" if table.winner == SOUTH else "cpu_won",
+            )
             return
         if table.eliminated[SOUTH]:
             self._finish(when, False, None, "eliminated")
@@ -269,18 +340,18 @@ class Game:
             self._unschedule(_COLLECT)
 
     def _decide_slaps(self, when: int) -> None:
-        table, profile, rng = self.table, self.profile, self.rng
+        table, rng, form = self.table, self.rng, self.form
         if table.pattern():
             for seat in CPU_SEATS:
                 if not table.eliminated[seat]:
-                    delay = profile.slap_reaction(rng)
+                    delay = self.cpus[seat - 1].slap_reaction(rng, form)
                     if delay is not None:
                         self._schedule(when + delay, _SLAP, seat)
         elif table.near_miss():
             for seat in CPU_SEATS:
                 # a computer player with no cards is careful: a wrong slap would eliminate it
                 if table.packs[seat]:
-                    delay = profile.wrong_slap_reaction(rng)
+                    delay = self.cpus[seat - 1].wrong_slap_reaction(rng, form)
                     if delay is not None:
                         self._schedule(when + delay, _SLAP, seat)
 
@@ -301,30 +372,18 @@ class Game:
     def _unschedule(self, order: int) -> None:
         self._queue = [entry for entry in self._queue if entry[1] != order]
 
-    def _record(self, when: int) -> None:
+    def _record(self, when: int, why_wrong: dict | None) -> None:
         log = self.table.log
-        if not log:
-            return
-        events = self._events
+        previous = None
         for entry in log:
-            kind, seat = entry[0], SEATS[entry[1]]
-            if kind == "flip":
-                events.append({"t": when, "type": kind, "seat": seat, "card": card_name(entry[2])})
-            elif kind == "pay_card":
-                events.append({"t": when, "type": kind, "seat": seat, "card": card_name(entry[2]),
-                               "owed": entry[3], "payer": SEATS[entry[4]]})
-            elif kind == "challenge_passed":
-                events.append({"t": when, "type": kind, "from": seat, "to": SEATS[entry[2]],
-                               "left": entry[3]})
-            elif kind == "slap_won":
-                events.append({"t": when, "type": kind, "seat": seat, "pattern": entry[2]})
-            elif kind == "wrong_slap":  # the burned card is face down: only whether one was
-                events.append({"t": when, "type": kind, "seat": seat, "burned": entry[2] is not None})
-            elif kind == "pile_taken":
-                events.append({"t": when, "type": kind, "seat": seat, "cards": entry[2],
-                               "how": entry[3]})
-            else:  # player_out, player_back, player_eliminated
-                events.append({"t": when, "type": kind, "seat": seat})
+            self.tally.count(entry, previous)
+            details = None
+            if entry[0] == "slap_won":
+                details = {"reaction_ms": when - self.last_flip_ms}
+            elif entry[0] == "wrong_slap":
+                details = why_wrong
+            self._events.append(event_of(entry, when, details))
+            previous = entry
         log.clear()
 
     # -- the end -----------------------------------------------------------------
@@ -340,51 +399,74 @@ class Game:
             score = Score.for_win(when, self.wrong_slaps)
         else:
             score = Score.for_loss(self.table.slaps_won[SOUTH])
-        self.outcome = Outcome(won, winner, reason, when, score)
+        self.patterns.end(when, GAME_OVER, None)
+        stats = self.tally.stats(SOUTH, self.reactions)
+        self.outcome = Outcome(won, winner, reason, when, score, stats)
         self.clock = when
         self._queue = []
-        self._events.append({"t": when, "type": "game_over", "won": won,
-                             "winner": None if winner is None else SEATS[winner],
-                             "score": score.total, "reason": reason})
+        self._events.append(
+            {
+                "t": when,
+                "type": "game_over",
+                "won": won,
+                "winner": None if winner is None else SEATS[winner],
+                "score": score.total,
+                "reason": reason,
+            }
+        )
 
     # -- the view ----------------------------------------------------------------
 
     def view(self) -> dict:
         """What a player at the table can see, as JSON-ready data."""
         table = self.table
-        face_up = table.pile[max(table.burned, len(table.pile) - 3):]
+        face_up = table.pile[max(table.burned, len(table.pile) - 3) :]
         challenge = None
         if table.challenger is not None and table.turn is not None:
-            challenge = {"challenger": SEATS[table.challenger], "payer": SEATS[table.turn],
-                         "owed": table.challenge_value, "left": table.owed}
+            challenge = {
+                "challenger": SEATS[table.challenger],
+                "payer": SEATS[table.turn],
+                "owed": table.challenge_value,
+                "left": table.owed,
+            }
         collecting = None
         if table.collector is not None:
             at = next((e[0] for e in self._queue if e[1] == _COLLECT), None)
             collecting = {"by": SEATS[table.collector], "at": at}
         outcome = self.outcome
-        result = None
-        if outcome is not None:
-            result = {"won": outcome.won,
-                      "winner": None if outcome.winner is None else SEATS[outcome.winner],
-                      "reason": outcome.reason, "duration_ms": outcome.duration_ms,
-                      "score": outcome.score.total, "breakdown": outcome.score.breakdown}
         wake = self.next_event_time()
         return {
-            "seed": self.seed, "mode": self.mode, "date": self.date, "speed": self.speed,
-            "lenient": self.lenient, "clock": self.clock,
+            "seed": self.seed,
+            "mode": self.mode,
+            "date": self.date,
+            "speed": self.speed,
+            "lenient": self.lenient,
+            "clock": self.clock,
             "wake_at": None if wake is None else wake + 1,
-            "seats": [{"seat": SEATS[seat], "cards": len(table.packs[seat]),
-                       "status": table.status(seat), "strikes": table.strikes[seat]}
-                      for seat in range(4)],
-            "pile": {"top": [card_name(card) for card in face_up], "size": len(table.pile),
-                     "burned": table.burned},
+            "seats": [
+                {
+                    "seat": SEATS[seat],
+                    "cards": len(table.packs[seat]),
+                    "status": table.status(seat),
+                    "strikes": table.strikes[seat],
+                }
+                for seat in range(4)
+            ],
+            "pile": {
+                "top": [card_name(card) for card in face_up],
+                "size": len(table.pile),
+                "burned": table.burned,
+            },
             "turn": None if table.turn is None or outcome else SEATS[table.turn],
-            "challenge": challenge, "collecting": collecting,
+            "challenge": challenge,
+            "collecting": collecting,
             "your_turn": self.human_must_flip,
-            "wrong_slaps": self.wrong_slaps, "piles_slapped": table.slaps_won[SOUTH],
+            "wrong_slaps": self.wrong_slaps,
+            "piles_slapped": table.slaps_won[SOUTH],
             # the running score: what a win would score at this moment, or the final score
-            "score": outcome.score.total if outcome else
-            Score.for_win(self.clock, self.wrong_slaps).total,
-            "over": outcome is not None, "result": result,
+            "score": outcome.score.total
+            if outcome
+            else Score.for_win(self.clock, self.wrong_slaps).total,
+            "over": outcome is not None,
+            "result": None if outcome is None else outcome.to_dict(),
         }
-

@@ -1,43 +1,182 @@
-"""A simulated human for tests and benchmarks: slaps every valid pattern after a fixed
-reaction time, never wrongly, and flips a fixed time after its turn begins."""
+"""Simulated players for tests and benchmarks (outside the wheel), each in the South seat.
+
+- ``ExactPlayer``: slaps every valid pattern a fixed time after its card, never wrongly, and
+  flips a fixed time after its turn begins. The tests that need exact timings use it.
+- ``HumanLikePlayer``: the player of the brief. Its reaction to each pattern is lognormal
+  around a median (sigma 0.3; touch and display latency included; never under 120 ms), it
+  misses 10% of patterns, slaps 2% of near misses wrongly, and flips a lognormal ~400 ms
+  after its turn shows. CPU speeds are tuned, and the score judge is checked, against it.
+- ``BotPlayer``: a machine that never misses, for the score judge's benchmark and tests.
+
+Both only react to what the table shows: a pattern gone before their slap is let go.
+"""
 
 from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from statistics import NormalDist
 
 from ewar.deal import SOUTH
 from ewar.game import Game
 
-
-def next_human_action(game: Game, reaction_ms: int, flip_ms: int,
-                      slapped_flip: int | None) -> tuple[int, str] | None:
-    """The simulated human's next planned action as (time, "f" | "s"), or None."""
-    table = game.table
-    if table.pattern() and slapped_flip != game.last_flip_ms and not table.eliminated[SOUTH]:
-        return max(game.clock, game.last_flip_ms + reaction_ms), "s"  # never bury a pattern
-    if game.human_must_flip:
-        return max(game.clock, game.last_change_ms + flip_ms), "f"
-    return None
+Plan = tuple[int, str] | None  # (time, "f" | "s"), or nothing to do before the next happening
+REACTION_FLOOR_MS = 120  # no person reacts to a card sooner: the lognormal's tail below is redrawn
+_STANDARD_NORMAL = NormalDist()
 
 
-def play_simulated_human(game: Game, reaction_ms: int = 450, flip_ms: int = 300,
-                         reactions: dict[int, int] | None = None) -> Game:
-    """Play ``game`` to its end with the simulated human in the South seat.
+class ExactPlayer:
+    """Slaps each valid pattern ``reaction_ms`` after its card (``reactions`` maps a chosen
+    card's time to another reaction), never wrongly; flips ``flip_ms`` after its turn begins."""
 
-    ``reactions`` maps the time of a chosen card to another reaction time for it.
+    def __init__(
+        self, reaction_ms: int = 450, flip_ms: int = 300, reactions: dict[int, int] | None = None
+    ) -> None:
+        self.reaction_ms, self.flip_ms, self.reactions = reaction_ms, flip_ms, reactions or {}
+        self.slapped_card: int | None = None
+
+    def plan(self, game: Game) -> Plan:
+        table = game.table
+        card = game.last_flip_ms
+        if table.pattern() and self.slapped_card != card and not table.eliminated[SOUTH]:
+            return max(game.clock, card + self.reactions.get(card, self.reaction_ms)), "s"
+        if game.human_must_flip:
+            return max(game.clock, game.last_change_ms + self.flip_ms), "f"
+        return None
+
+    def acted(self, game: Game, action: str) -> None:
+        if action == "s":
+            self.slapped_card = game.last_flip_ms
+
+
+class HumanLikePlayer:
+    """A person at the table with a median reaction of ``median_ms``; ``seed`` fixes its draws;
+    ``reactions`` maps a chosen card's time to an exact reaction to its pattern (for tests).
+
+    Each draw uses only ``random.Random.random()``, whose sequence Python keeps the same
+    across versions, so a seed gives the same player everywhere.
     """
-    slapped_flip = None
+
+    def __init__(
+        self,
+        median_ms: float,
+        seed: int,
+        *,
+        sigma: float = 0.3,
+        miss: float = 0.10,
+        near_miss: float = 0.02,
+        flip_median_ms: float = 400,
+        flip_sigma: float = 0.3,
+        reactions: dict[int, int] | None = None,
+    ) -> None:
+        self.median_ms, self.sigma, self.miss, self.near_miss = median_ms, sigma, miss, near_miss
+        self.flip_median_ms, self.flip_sigma = flip_median_ms, flip_sigma
+        self.reactions = reactions or {}  # a chosen card's time -> this exact reaction to it
+        self.rng = random.Random(seed)
+        self.seen_top: tuple[int, int] | None = None  # (its last card's time, face-up cards)
+        self.slap_at: int | None = None  # the slap planned on that top, if any
+        self.flip_at: int | None = None  # the flip planned in this turn, if any
+
+    def lognormal(self, median: float, sigma: float) -> int:
+        u = min(max(self.rng.random(), 1e-12), 1 - 1e-12)
+        return round(median * math.exp(sigma * _STANDARD_NORMAL.inv_cdf(u)))
+
+    def reaction(self) -> int:
+        """A reaction to a card: lognormal around the median, redrawn below the floor."""
+        while (delay := self.lognormal(self.median_ms, self.sigma)) < REACTION_FLOOR_MS:
+            pass
+        return delay
+
+    def plan(self, game: Game) -> Plan:
+        table = game.table
+        if table.eliminated[SOUTH]:
+            return None
+        top = (game.last_flip_ms, len(table.pile) - table.burned)
+        if top != self.seen_top:  # a new top: look at it once
+            self.seen_top, self.slap_at = top, None
+            card = game.last_flip_ms
+            if table.pattern() and card in self.reactions:
+                self.slap_at = card + self.reactions[card]
+            elif table.pattern():
+                if self.rng.random() >= self.miss:
+                    self.slap_at = card + self.reaction()
+            elif table.near_miss() and table.packs[SOUTH] and self.rng.random() < self.near_miss:
+                self.slap_at = card + self.reaction()
+        if self.slap_at is not None:  # a pattern seen is slapped before anything else
+            return max(game.clock, self.slap_at), "s"
+        if not game.human_must_flip:
+            self.flip_at = None
+            return None
+        if self.flip_at is None:  # the turn shows: decide when to flip
+            delay = self.lognormal(self.flip_median_ms, self.flip_sigma)
+            self.flip_at = game.last_change_ms + delay
+        return max(game.clock, self.flip_at), "f"
+
+    def acted(self, game: Game, action: str) -> None:
+        # after a slap or a flip, the next flip is a new decision from what then shows
+        self.slap_at = self.flip_at = None
+
+
+class BotPlayer:
+    """A machine: slaps every valid pattern a uniform ``low``-``high`` ms after its card (the
+    same time each pattern when they are equal), never misses, never slaps wrongly; flips at
+    once (``person_flips`` False) or, to hide, a person's lognormal ~400 ms after its turn."""
+
+    def __init__(self, low_ms: int, high_ms: int, seed: int, *, person_flips: bool = False):
+        self.low_ms, self.high_ms, self.person_flips = low_ms, high_ms, person_flips
+        self.rng = random.Random(seed)
+        self.person = HumanLikePlayer(400, seed)  # only its flip timing is used
+        self.slapped_card: int | None = None  # the card whose pattern it has timed a slap for
+        self.slap_at: int | None = None
+        self.flip_at: int | None = None
+
+    def plan(self, game: Game) -> Plan:
+        table, card = game.table, game.last_flip_ms
+        if table.pattern() and self.slapped_card != card and not table.eliminated[SOUTH]:
+            self.slapped_card = card
+            jitter = int(self.rng.random() * (self.high_ms - self.low_ms + 1))
+            self.slap_at = card + self.low_ms + jitter
+        if table.pattern() and self.slap_at is not None:
+            return max(game.clock, self.slap_at), "s"
+        if not game.human_must_flip:
+            self.flip_at = None
+            return None
+        if self.flip_at is None:
+            delay = self.person.lognormal(400, 0.3) if self.person_flips else 0
+            self.flip_at = game.last_change_ms + delay
+        return max(game.clock, self.flip_at), "f"
+
+    def acted(self, game: Game, action: str) -> None:
+        self.slap_at = self.flip_at = None
+
+
+def play(game: Game, player, after_each: Callable[[Game], None] | None = None) -> Game:
+    """Play ``game`` to its end with ``player`` in the South seat; ``after_each(game)`` runs
+    after every action and every happening (for checks)."""
     while not game.over:
-        reaction = reactions.get(game.last_flip_ms, reaction_ms) if reactions else reaction_ms
-        plan = next_human_action(game, reaction, flip_ms, slapped_flip)
+        plan = player.plan(game)
         upcoming = game.next_event_time()
         if plan is not None and (upcoming is None or plan[0] <= upcoming):
             when, action = plan
-            if action == "s":
-                slapped_flip = game.last_flip_ms
-                game.slap(when, atomic=False)
-            else:
-                game.flip(when, atomic=False)
+            game.act(when, action, atomic=False)
+            player.acted(game, action)
         elif upcoming is not None:
             game.advance_to(upcoming + 1)
         else:
             raise RuntimeError("the game is stuck: nothing scheduled and nothing to do")
+        if after_each is not None:
+            after_each(game)
     return game
+
+
+def play_simulated_human(
+    game: Game, reaction_ms: int = 450, flip_ms: int = 300, reactions: dict[int, int] | None = None
+) -> Game:
+    """Play ``game`` to its end with the exact player (see ``ExactPlayer``)."""
+    return play(game, ExactPlayer(reaction_ms, flip_ms, reactions))
+
+
+def play_human_like(game: Game, median_ms: float, seed: int, **traits) -> Game:
+    """Play ``game`` to its end with a human-like player (see ``HumanLikePlayer``)."""
+    return play(game, HumanLikePlayer(median_ms, seed, **traits))

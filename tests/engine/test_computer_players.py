@@ -5,21 +5,31 @@ speed."""
 
 from __future__ import annotations
 
+import json
 import statistics
 
 import pytest
-from support import SOUTH, make_game, run_until, scheduled
+from support import EAST, NORTH, SOUTH, WEST, make_game, run_until, scheduled
 
+from ewar import cpu
+from ewar.bridge import rule_numbers
 from ewar.errors import InvalidSeedError
-from ewar.game import Game
+from ewar.game import CPU_SEATS, Game
 
 SEEDS = range(300)
 
 
 def after_west_flips(seed: int, speed: str, west_card: str):
     """South flips 5C at 0 ms; returned one ms after West flips ``west_card`` on it."""
-    game = make_game("5C 9C 8C 2C", f"{west_card} 2D 3D", "4H 6H 7H", "10S 6S 4S",
-                     first=SOUTH, seed=seed, speed=speed)
+    game = make_game(
+        "5C 9C 8C 2C",
+        f"{west_card} 2D 3D",
+        "4H 6H 7H",
+        "10S 6S 4S",
+        first=SOUTH,
+        seed=seed,
+        speed=speed,
+    )
     game.flip(0)
     run_until(game, lambda g: len(g.table.pile) == 2)
     return game
@@ -41,7 +51,7 @@ class TestFlipping:
     def test_flip_delays_are_short_but_not_instant(self):
         for seed in range(100):
             game = after_west_flips(seed, "normal", "7D")
-            (when, seat), = scheduled(game, "flip")
+            ((when, seat),) = scheduled(game, "flip")
             assert seat == 2 and 250 <= when - game.last_flip_ms <= 1500
 
     def test_they_flip_when_they_pay(self):
@@ -49,7 +59,11 @@ class TestFlipping:
         game.flip(0)
         run_until(game, lambda g: g.table.collector is not None)
         assert [e["seat"] for e in game.take_events() if e["type"] == "flip"] == [
-            "south", "west", "west", "west"]
+            "south",
+            "west",
+            "west",
+            "west",
+        ]
 
 
 class TestSlapping:
@@ -87,6 +101,77 @@ class TestSpeedSetting:
     def test_unknown_speeds_are_refused(self, speed):
         with pytest.raises(InvalidSeedError):
             Game(1, speed=speed)
+
+
+def seat_reactions(speed: str, west_card: str = "5D") -> dict[int, list[int]]:
+    """Each computer player's slap delays after the card, over many seeds."""
+    delays = {seat: [] for seat in CPU_SEATS}
+    for seed in SEEDS:
+        game = after_west_flips(seed, speed, west_card)
+        for when, seat in scheduled(game, "slap"):
+            delays[seat].append(when - game.last_flip_ms)
+    return delays
+
+
+class TestPersonalities:
+    """West is eager and error-prone, North steady, East dreamy."""
+
+    def test_west_is_quickest_and_east_slowest(self):
+        for speed in cpu.SPEEDS:
+            delays = seat_reactions(speed)
+            medians = [statistics.median(delays[seat]) for seat in CPU_SEATS]
+            assert medians[0] < medians[1] < medians[2], speed
+
+    def test_north_misses_least(self):
+        delays = seat_reactions("normal")
+        assert len(delays[NORTH]) > len(delays[WEST]) and len(delays[NORTH]) > len(delays[EAST])
+
+    def test_west_slaps_near_misses_most(self):
+        wrong = seat_reactions("normal", west_card="6D")
+        assert len(wrong[WEST]) > len(wrong[NORTH]) and len(wrong[WEST]) > len(wrong[EAST])
+
+
+class TestForm:
+    """Each game the computer players have a form, drawn from the seed, that scales their
+    slap reactions from sharp (0.7) to sleepy (1.3)."""
+
+    def test_the_seed_sets_the_form_and_forms_vary(self):
+        forms = [Game(seed).form for seed in range(400)]
+        assert forms == [Game(seed).form for seed in range(400)]
+        low, high = cpu.FORM_PERMILLE
+        assert all(low <= form <= high for form in forms)
+        assert min(forms) < 760 and max(forms) > 1240
+
+    def test_the_form_scales_every_slap(self):
+        for seed in SEEDS:
+            game = after_west_flips(seed, "normal", "5D")
+            for when, seat in scheduled(game, "slap"):
+                temper = cpu.TABLES["normal"][seat - 1]
+                delay = when - game.last_flip_ms
+                quickest = temper.quickest_ms * game.form // 1000
+                slowest = (temper.quickest_ms + 2 * temper.spread_ms - 2) * game.form // 1000
+                assert quickest <= delay <= slowest
+
+
+class TestTypicalSlap:
+    """The typical slap each speed quotes (the page compares the player's reactions with it)
+    is the median computer slap delay of its tables."""
+
+    @pytest.mark.parametrize("speed", cpu.SPEEDS)
+    def test_the_quoted_figure_is_the_tables_median(self, speed):
+        assert cpu.TYPICAL_SLAP_MS[speed] == cpu.slap_median(speed)
+
+    def test_it_matches_what_the_players_do(self):
+        for speed in cpu.SPEEDS:
+            delays = [d for seat in seat_reactions(speed).values() for d in seat]
+            assert abs(statistics.median(delays) - cpu.TYPICAL_SLAP_MS[speed]) < 40, speed
+
+    def test_slower_speeds_slap_later(self):
+        typical = cpu.TYPICAL_SLAP_MS
+        assert typical["slow"] > typical["normal"] > typical["fast"]
+
+    def test_the_page_gets_the_figures(self):
+        assert json.loads(rule_numbers())["cpu_slap_ms"] == cpu.TYPICAL_SLAP_MS
 
 
 class TestDailySpeed:

@@ -1,0 +1,90 @@
+"""Patterns on the pile through time: when each Double or Sandwich showed and how it ended,
+and why a wrong slap was wrong. The game feeds it; the page and the score judge read it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import card_name
+from .deal import SEATS
+from .table import Table
+
+LATE_MS = 1500  # a wrong slap this soon after a pattern ended was aimed at that pattern
+
+SLAPPED, COVERED, TAKEN, GAME_OVER = "slapped", "covered", "taken", "game_over"
+NO_PATTERN, TOO_LATE, BURNED_CARDS, EMPTY_PILE = (
+    "no_pattern",
+    "too_late",
+    "burned_cards",
+    "empty_pile",
+)
+
+
+@dataclass(frozen=True)
+class PatternWindow:
+    """One Double or Sandwich on top of the pile, from the flip that made it to its end:
+    ``slapped`` (by ``ended_by``), ``covered`` (``ended_by`` flipped a card on it), ``taken``
+    (``ended_by`` took the pile after a challenge or a last card) or ``game_over``."""
+
+    pattern: str
+    shown_at: int
+    shown_by: int
+    ended_at: int
+    end: str
+    ended_by: int | None
+
+    @property
+    def open_ms(self) -> int:
+        """How long it stayed on top."""
+        return self.ended_at - self.shown_at
+
+
+class PatternLog:
+    """The windows of one game so far, oldest first, and the one on top now (if any)."""
+
+    __slots__ = ("current", "windows")
+
+    def __init__(self) -> None:
+        self.windows: list[PatternWindow] = []
+        self.current: tuple[str, int, int] | None = None  # (pattern, shown_at, shown_by)
+
+    def __deepcopy__(self, memo: dict) -> PatternLog:
+        # windows never change once closed: a copy of the list is a full copy (refused
+        # actions restore a saved game, so this keeps saving cheap)
+        twin = PatternLog()
+        twin.windows, twin.current = list(self.windows), self.current
+        return twin
+
+    def after_flip(self, when: int, seat: int, table: Table) -> None:
+        """``seat`` has just flipped: the pattern under the card is covered, a new one may show."""
+        self.end(when, COVERED, seat)
+        pattern = table.pattern()
+        if pattern:
+            self.current = (pattern, when, seat)
+
+    def end(self, when: int, how: str, seat: int | None) -> None:
+        """The pattern on top (if any) ends at ``when``."""
+        if self.current is not None:
+            pattern, shown_at, shown_by = self.current
+            self.windows.append(PatternWindow(pattern, shown_at, shown_by, when, how, seat))
+            self.current = None
+
+    def why_wrong(self, when: int, table: Table) -> dict:
+        """The reason of a wrong slap at ``when`` on ``table`` (before its burn), as event fields.
+
+        Only what the table shows is named: the face-up cards, never a burned one.
+        """
+        face_up = table.face_up()
+        why = {"cards": [card_name(card) for card in face_up[-3:]]}
+        last = self.windows[-1] if self.windows else None
+        if last is not None and last.end != GAME_OVER and when - last.ended_at <= LATE_MS:
+            reason = COVERED if last.end == COVERED else TOO_LATE
+            by = None if last.ended_by is None else SEATS[last.ended_by]
+            why.update(reason=reason, pattern=last.pattern, by=by, ms=when - last.ended_at)
+        elif not table.pile:
+            why["reason"] = EMPTY_PILE
+        elif table.burned and len(face_up) < 2:
+            why["reason"] = BURNED_CARDS
+        else:
+            why["reason"] = NO_PATTERN
+        return why

@@ -1,0 +1,207 @@
+"""What a slap's events tell the player (issue 13): a wrong slap says why it was wrong —
+no pattern on top (naming the visible cards), too late (the pile was taken by a named seat
+N ms earlier), covered (a card was flipped on the pattern N ms earlier), burned cards don't
+count, an empty pile — and whether the slapper was out of cards; a won slap says how fast
+it came after the card that made its pattern. No face-down card is ever named."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from support import (
+    EAST,
+    NORTH,
+    SOUTH,
+    WEST,
+    events_of,
+    make_game,
+    make_table,
+    run_until,
+    scheduled,
+)
+
+from ewar.deal import SEATS
+from ewar.patterns import LATE_MS, TAKEN, PatternLog, PatternWindow
+
+
+def wrong_slap(game) -> dict:
+    (event,) = events_of(game.take_events(), "wrong_slap")
+    return event
+
+
+def double_by_west(seed: int):
+    """South flips 7C at 0 ms; returned one ms after West's 7D makes a Double on it."""
+    game = make_game("7C 2C 3C", "7D 4D 5D", "8H 9H 10H", "JS QS KS", first=SOUTH, seed=seed)
+    game.flip(0)
+    run_until(game, lambda g: len(g.table.pile) == 2)
+    game.take_events()
+    return game
+
+
+def double_by_east():
+    """West 3D, North 5H, East 5S: a Double, and South must flip next."""
+    game = make_game("2C 6C", "3D 7D", "5H 8H", "5S 9S", first=WEST)
+    run_until(game, lambda g: len(g.table.pile) == 3)
+    game.take_events()
+    return game
+
+
+class TestNoPatternOnTop:
+    def test_the_visible_cards_are_named(self):
+        game = make_game("2C 4C", "9D 5D", "3H", "6S", first=SOUTH)
+        game.flip(0)
+        run_until(game, lambda g: len(g.table.pile) == 2)
+        game.take_events()
+        game.slap(game.clock)
+        event = wrong_slap(game)
+        assert event["reason"] == "no_pattern" and event["cards"] == ["2C", "9D"]
+        assert event["burned"] is True and event["out_of_cards"] is False
+
+    def test_only_the_top_three_are_named(self):
+        game = make_game("2C 6C", "3D 7D", "4H 8H", "9S 10S", first=SOUTH)
+        game.flip(0)
+        run_until(game, lambda g: len(g.table.pile) == 4)
+        game.take_events()
+        game.slap(game.clock)
+        assert wrong_slap(game)["cards"] == ["3D", "4H", "9S"]
+
+
+class TestTooLate:
+    @pytest.fixture(scope="class")
+    def beaten(self):
+        """A computer player slaps the Double first; the human slaps 12 ms later."""
+        for seed in range(100):
+            game = double_by_west(seed)
+            slaps = scheduled(game, "slap")
+            if slaps:
+                when, seat = min(slaps)
+                game.advance_to(when + 1)
+                game.take_events()
+                game.slap(when + 12)
+                return wrong_slap(game), seat
+        raise AssertionError("no computer player slapped the Double in 100 seeds")
+
+    def test_it_names_who_was_first_and_by_how_much(self, beaten):
+        event, seat = beaten
+        assert event["reason"] == "too_late" and event["by"] == SEATS[seat]
+        assert event["ms"] == 12 and event["pattern"] == "double"
+        assert event["cards"] == []  # the pile went to the slapper
+
+    def test_a_slap_at_the_same_millisecond_is_not_late_but_wins(self):
+        for seed in range(100):
+            game = double_by_west(seed)
+            if scheduled(game, "slap"):
+                when, _ = min(scheduled(game, "slap"))
+                game.slap(when)
+                assert events_of(game.take_events(), "slap_won")[0]["seat"] == "south"
+                return
+        raise AssertionError("no computer player slapped the Double in 100 seeds")
+
+    def test_a_pattern_taken_with_the_pile_after_a_challenge_is_too_late_as_well(self):
+        log = PatternLog()
+        log.windows.append(PatternWindow("sandwich", 100, EAST, 1100, TAKEN, NORTH))
+        event = log.why_wrong(1150, make_table())
+        assert event == {
+            "cards": [],
+            "reason": "too_late",
+            "pattern": "sandwich",
+            "by": "north",
+            "ms": 50,
+        }
+
+
+class TestCovered:
+    def test_a_card_flipped_on_the_pattern_is_named_with_its_time(self):
+        game = double_by_east()
+        east_at = game.last_flip_ms
+        game.flip(east_at + 1)  # the human covers the Double before anyone slaps it
+        game.slap(east_at + 41)
+        event = wrong_slap(game)
+        assert event["reason"] == "covered" and event["by"] == "south"
+        assert event["ms"] == 40 and event["pattern"] == "double"
+        assert event["cards"] == ["5H", "5S", "2C"]
+
+    def test_long_after_the_pattern_ended_the_table_says_why(self):
+        game = double_by_east()
+        east_at = game.last_flip_ms
+        game.flip(east_at + 1)
+        game.take_events()
+        game.slap(east_at + 1 + LATE_MS + 1)
+        assert wrong_slap(game)["reason"] == "no_pattern"
+
+
+class TestBurnedCardsDoNotCount:
+    def test_a_pile_of_burned_cards_only(self):
+        game = make_game("9C 2C 3C", "9D 5D", "3H", "6S", first=WEST)
+        game.slap(0)  # South burns 9C
+        game.take_events()
+        game.slap(1)
+        event = wrong_slap(game)
+        assert event["reason"] == "burned_cards" and event["cards"] == []
+
+    def test_one_card_on_a_burned_card_of_its_rank_does_not_say_which(self):
+        game = make_game("9C 2C 3C", "9D 5D", "3H", "6S", first=WEST)
+        game.slap(0)  # South burns 9C face down
+        run_until(game, lambda g: len(g.table.pile) == 2)  # West flips 9D on top
+        game.take_events()
+        game.slap(game.clock)
+        event = wrong_slap(game)
+        assert event["reason"] == "burned_cards" and event["cards"] == ["9D"]
+        assert "9C" not in json.dumps(event)
+
+
+class TestOutOfCards:
+    def test_a_wrong_slap_with_no_cards_says_so(self):
+        game = make_game("", "3D 4D", "5H", "6S", first=WEST, lenient=True)
+        game.slap(5)
+        event = wrong_slap(game)
+        assert event["out_of_cards"] is True and event["burned"] is False
+        assert event["reason"] == "empty_pile"
+
+
+class TestComputerWrongSlaps:
+    def test_a_near_miss_slap_by_a_computer_player_says_no_pattern(self):
+        for seed in range(400):
+            game = make_game("5C 9C 8C 2C", "6D 2D 3D", "4H 6H 7H", "10S 6S 4S", seed=seed)
+            game.flip(0)
+            run_until(game, lambda g: len(g.table.pile) == 2)
+            if scheduled(game, "slap"):
+                when, seat = min(scheduled(game, "slap"))
+                game.take_events()
+                game.advance_to(when + 1)
+                event = wrong_slap(game)
+                assert event["seat"] == SEATS[seat] and event["reason"] == "no_pattern"
+                assert event["cards"] == ["5C", "6D"]
+                return
+        raise AssertionError("no computer player slapped the near miss in 400 seeds")
+
+
+class TestReactionOfAWonSlap:
+    def test_the_human_slap_says_its_time_after_the_card(self):
+        game = double_by_west(1)
+        west_at = game.last_flip_ms
+        game.slap(west_at + 237)
+        (event,) = events_of(game.take_events(), "slap_won")
+        assert event["seat"] == "south" and event["reaction_ms"] == 237
+
+    def test_a_computer_slap_says_its_time_too(self):
+        for seed in range(100):
+            game = double_by_west(seed)
+            if scheduled(game, "slap"):
+                when, seat = min(scheduled(game, "slap"))
+                game.advance_to(when + 1)
+                (event,) = events_of(game.take_events(), "slap_won")
+                assert event["seat"] == SEATS[seat]
+                assert event["reaction_ms"] == when - game.last_flip_ms
+                return
+        raise AssertionError("no computer player slapped the Double in 100 seeds")
+
+    def test_a_double_the_human_made_and_slapped_at_once(self):
+        game = make_game("7C 2C", "3D 4D", "8H 9H", "7S 10S", first=EAST)
+        run_until(game, lambda g: g.table.turn == SOUTH)
+        east_at = game.last_flip_ms
+        game.flip(east_at + 400)
+        game.slap(east_at + 400)  # the human's own card made the Double: 0 ms after it
+        (event,) = events_of(game.take_events(), "slap_won")
+        assert event["reaction_ms"] == 0
