@@ -70,11 +70,11 @@ function scriptRefusal(chars) {
   return refusal("mixed_scripts", "A name is written in one script (letters from two scripts can look alike).");
 }
 
-/** Letters carry at most MARKS_MAX marks; a mark never starts a name or follows a non-letter. */
-function marksRefusal(chars) {
+/** Letters carry at most MARKS_MAX marks, counted decomposed (á is a and one mark); a mark sits on a letter. */
+function marksRefusal(name) {
   let marks = 0;
   let afterLetter = false;
-  for (const char of chars) {
+  for (const char of name.normalize("NFD")) {
     if (MARK.test(char)) {
       marks += 1;
       if (!afterLetter) return refusal("marks", "An accent or other mark must sit on a letter.");
@@ -108,5 +108,5 @@ export function checkName(raw) {
   if (stranger !== undefined) {
     return refusal("character", `"${stranger}" is not allowed: use letters, digits, spaces and - _ . '`);
   }
-  return marksRefusal(chars) ?? scriptRefusal(chars) ?? { ok: true, name };
+  return marksRefusal(name) ?? scriptRefusal(chars) ?? { ok: true, name };
 }
