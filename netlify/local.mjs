@@ -1,6 +1,7 @@
-// Runs the scores function locally: Netlify Blobs' own server on 127.0.0.1 (data kept in a folder) + the engine.
+// Runs the scores function locally: Netlify Blobs' own server on 127.0.0.1 (data kept in a folder), the handler, and
+// the function's declared rate limit (config.rateLimit) applied as the platform would, to the one local client.
 //
-// startLocalApi({ dataDir }) → { handle(Request): Promise<Response>, close(), ready }
+// startLocalApi({ dataDir }) → { handle(Request): Promise<Response>, settle(), close(), ready }
 // The Blobs server's port and token stay inside this process: they are passed to the handler as store options,
 // never put in the environment, printed or written to disk.
 import { randomBytes } from "node:crypto";
@@ -10,11 +11,13 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { BlobsServer } from "@netlify/blobs/server";
-import { engineLoader } from "./functions/scores/engine.mjs";
-import { createScoresHandler } from "./functions/scores/scores.mjs";
 import { toWebRequest } from "../tools/web-request.mjs";
+import { engineLoader } from "./functions/scores/engine.mjs";
+import { config, createScoresHandler } from "./functions/scores/scores.mjs";
 
 export const LOCAL_SITE_ID = "ewar-local";
+/** The deploy context of local runs: its store is "ewar-scores-dev", never production's. */
+export const LOCAL_CONTEXT = "dev";
 const HOST = "127.0.0.1";
 
 async function relay(blobs, origin, req, res) {
@@ -37,14 +40,14 @@ function listen(server) {
 }
 
 /**
- * BlobsServer on 127.0.0.1 only. Its own start() listens on every interface, so its request handler is
- * mounted on a loopback-only node:http server instead (checked against @netlify/blobs 10.7.9).
+ * BlobsServer on 127.0.0.1 only. Its own start() listens on every interface, so its request handler is mounted
+ * on a loopback-only node:http server instead (checked against @netlify/blobs 11.1.1).
  */
-async function startBlobsServer(directory) {
+export async function startBlobsServer(directory) {
   const token = randomBytes(32).toString("base64url");
   const blobs = new BlobsServer({ directory, token });
   if (typeof blobs.handleRequest !== "function") {
-    throw new Error("@netlify/blobs/server changed: BlobsServer.handleRequest is gone (pinned 10.7.9)");
+    throw new Error("@netlify/blobs/server changed: BlobsServer.handleRequest is gone (pinned 11.1.1)");
   }
   await mkdir(directory, { recursive: true });
   const server = http.createServer();
@@ -56,15 +59,37 @@ async function startBlobsServer(directory) {
     server.close(() => resolve());
     server.closeAllConnections();
   });
-  return { url, token, close };
+  return { url, token, close, options: { siteID: LOCAL_SITE_ID, token, edgeURL: url, uncachedEdgeURL: url } };
 }
 
 /**
- * The local scores API over a Blobs folder that survives restarts. `engine`: loadEngine options;
- * `getEngine`: an engine loader to share (tests); `now`: the clock; `boardCacheMs`: see createScoresHandler.
+ * A sliding-window limiter with the numbers of `config.rateLimit`: answers the 429 the platform would, with
+ * Retry-After (seconds until the oldest request of the window leaves it), or null to let the request through.
+ */
+export function rateLimiter({ windowLimit, windowSize }, clock = () => performance.now()) {
+  const arrivals = [];
+  return function limit() {
+    const now = clock();
+    while (arrivals.length > 0 && arrivals[0] <= now - windowSize * 1000) arrivals.shift();
+    if (arrivals.length < windowLimit) {
+      arrivals.push(now);
+      return null;
+    }
+    const retryAfter = Math.max(1, Math.ceil((arrivals[0] + windowSize * 1000 - now) / 1000));
+    return new Response(JSON.stringify({ error: "rate_limited", message: "Too many requests; try again later." }), {
+      status: 429, headers: { "content-type": "application/json; charset=utf-8", "retry-after": String(retryAfter) },
+    });
+  };
+}
+
+/**
+ * The local scores API over a Blobs folder that survives restarts. `engine`: loadEngine options; `getEngine`: an
+ * engine loader to share (tests); `now`: the clock; `boardCacheMs`: see createScoresHandler; `rateLimit`: false
+ * to serve without the function's declared limit (tests and benchmarks that send many requests).
  */
 export async function startLocalApi({
-  dataDir, engine: engineOptions = {}, getEngine: sharedLoader, now, boardCacheMs,
+  dataDir, engine: engineOptions = {}, getEngine: sharedLoader, now, boardCacheMs, rateLimit = true,
+  deployContext = LOCAL_CONTEXT, blobsFetch,
 } = {}) {
   if (!dataDir) throw new Error("startLocalApi needs a dataDir");
   const blobsServer = await startBlobsServer(path.resolve(dataDir));
@@ -74,15 +99,16 @@ export async function startLocalApi({
     return false;
   });
   const handler = createScoresHandler({
-    blobs: { siteID: LOCAL_SITE_ID, token: blobsServer.token, edgeURL: blobsServer.url,
-      uncachedEdgeURL: blobsServer.url },
-    getEngine,
-    now,
-    boardCacheMs,
+    blobs: { ...blobsServer.options, fetch: blobsFetch }, deployContext, getEngine, now, boardCacheMs,
   });
+  const limit = rateLimit ? rateLimiter(config.rateLimit) : () => null;
   return {
     ready,
-    handle: (request) => handler(request),
-    close: () => blobsServer.close(),
+    handle: (request, context) => limit() ?? handler(request, context),
+    settle: () => handler.settle(),
+    async close() {
+      await handler.settle();
+      await blobsServer.close();
+    },
   };
 }
