@@ -4,12 +4,14 @@
 // startLocalApi({ dataDir }) → { handle(Request): Promise<Response>, settle(), close(), ready }
 // The Blobs server's port and token stay inside this process: they are passed to the handler as store options,
 // never put in the environment, printed or written to disk.
+import { fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { fileURLToPath } from "node:url";
 import { BlobsServer } from "@netlify/blobs/server";
 import { toWebRequest } from "../tools/web-request.mjs";
 import { engineLoader } from "./functions/scores/engine.mjs";
@@ -63,6 +65,24 @@ export async function startBlobsServer(directory) {
 }
 
 /**
+ * The same server in a child process of its own (benchmarks: the store then has a core of its own, as a remote
+ * store would). Its address and token come back over the IPC channel, never through stdout or the environment.
+ */
+export async function startBlobsServerProcess(directory) {
+  const child = fork(fileURLToPath(import.meta.url), ["--blobs-server", path.resolve(directory)],
+    { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const { url, token } = await new Promise((resolve, reject) => {
+    child.once("message", resolve);
+    child.once("exit", (code) => reject(new Error(`the Blobs server process exited (${code})`)));
+  });
+  const close = () => new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill();
+  });
+  return { url, token, close, options: { siteID: LOCAL_SITE_ID, token, edgeURL: url, uncachedEdgeURL: url } };
+}
+
+/**
  * A sliding-window limiter with the numbers of `config.rateLimit`: answers the 429 the platform would, with
  * Retry-After (seconds until the oldest request of the window leaves it), or null to let the request through.
  */
@@ -85,14 +105,15 @@ export function rateLimiter({ windowLimit, windowSize }, clock = () => performan
 /**
  * The local scores API over a Blobs folder that survives restarts. `engine`: loadEngine options; `getEngine`: an
  * engine loader to share (tests); `now`: the clock; `boardCacheMs`: see createScoresHandler; `rateLimit`: false
- * to serve without the function's declared limit (tests and benchmarks that send many requests).
+ * to serve without the function's declared limit (tests and benchmarks that send many requests);
+ * `blobsInChildProcess`: run the Blobs server in a process of its own.
  */
 export async function startLocalApi({
   dataDir, engine: engineOptions = {}, getEngine: sharedLoader, now, boardCacheMs, rateLimit = true,
-  deployContext = LOCAL_CONTEXT, blobsFetch,
+  deployContext = LOCAL_CONTEXT, blobsFetch, blobsInChildProcess = false,
 } = {}) {
   if (!dataDir) throw new Error("startLocalApi needs a dataDir");
-  const blobsServer = await startBlobsServer(path.resolve(dataDir));
+  const blobsServer = await (blobsInChildProcess ? startBlobsServerProcess : startBlobsServer)(path.resolve(dataDir));
   const getEngine = sharedLoader ?? engineLoader(engineOptions);
   const ready = getEngine().then(() => true, (error) => {
     console.error(`scores: the engine did not load (${error.message}); POST answers 503 until it does`);
@@ -111,4 +132,10 @@ export async function startLocalApi({
       await blobsServer.close();
     },
   };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === "--blobs-server" && process.send) {
+  const server = await startBlobsServer(process.argv[3]);
+  process.send({ url: server.url, token: server.token });
+  process.on("disconnect", () => server.close().then(() => process.exit(0)));
 }

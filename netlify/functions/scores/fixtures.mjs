@@ -84,12 +84,12 @@ export const newDataDir = () => mkdtempSync(path.join(os.tmpdir(), "ewar-blobs-"
  */
 export async function startTestApi({
   nowMs = Date.now(), dataDir = newDataDir(), getEngine = sharedTestEngine, boardCacheMs = 0, rateLimit = false,
-  blobsFetch, deployContext,
+  blobsFetch, deployContext, blobsInChildProcess,
 } = {}) {
   const started = performance.now();
   const now = () => nowMs + Math.floor(performance.now() - started);
   const api = await startLocalApi({ dataDir, getEngine: () => getEngine(), now, boardCacheMs, rateLimit, blobsFetch,
-    deployContext });
+    deployContext, blobsInChildProcess });
   return {
     ...api,
     dataDir,

@@ -123,7 +123,7 @@ export function createScoresHandler({
       throw error;
     }
     if (!outcome.created) return repeatAnswer(store, outcome.existing, submission, hash);
-    const answer = answerOf(record, await store.standing(record), false);
+    const answer = answerOf(record, await store.standing(record, { justQueued: true }), false);
     mergeLater(store, record.date, context);
     return json(201, answer, POST_CACHE);
   }

@@ -157,17 +157,25 @@ export class ScoreStore {
     return null;
   }
 
-  /** { rank, total } of a stored record, with a fresh read; a record in flight counts as queued last-in-bucket. */
-  async standing(record) {
-    for (const fresh of [false, true]) {
-      const snapshot = await this.#snapshot(record.date, { fresh });
-      const rank = await this.#rankOf(record, snapshot);
-      if (rank !== null) return { rank, total: snapshot.summary.total + snapshot.pending.length };
+  /**
+   * { rank, total } of a stored record. `justQueued`: the record was queued by this request, so the board read
+   * of the last `cacheMs` serves, with the record counted as the last of its bucket (a POST costs no board read
+   * of its own); otherwise the record is looked for in the summary, the queue and its place, read afresh if needed.
+   */
+  async standing(record, { justQueued = false } = {}) {
+    if (!justQueued) {
+      for (const fresh of [false, true]) {
+        const snapshot = await this.#snapshot(record.date, { fresh });
+        const rank = await this.#rankOf(record, snapshot);
+        if (rank !== null) return { rank, total: snapshot.summary.total + snapshot.pending.length };
+      }
     }
-    const snapshot = await this.#snapshot(record.date, { fresh: true });
+    const { summary, pending } = await this.#snapshot(record.date);
+    const merged = summary.merged.find((entry) => entry.id === record.id);
+    if (merged) return { rank: mergedRank(summary, pending, merged), total: summary.total + pending.length };
     const self = parseQueueKey(queueKey(record.date, record));
-    const pending = [...snapshot.pending, self];
-    return { rank: pendingRank(snapshot.summary, pending, self), total: snapshot.summary.total + pending.length };
+    const others = pending.filter((queued) => queued.id !== record.id);
+    return { rank: pendingRank(summary, [...others, self], self), total: summary.total + others.length + 1 };
   }
 
   /** The board view: { date, entries: top rows, total, you: the caller's row or null, queued: entries not merged }. */
