@@ -9,7 +9,7 @@ import os from "node:os";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import {
-  datesAround, getRequest, postRequest, standInEngine, standInReplay, startTestApi,
+  datesAround, getRequest, postRequest, standInEngine, standInReplay, startTestApi, timedPool,
 } from "../netlify/functions/scores/fixtures.mjs";
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -68,24 +68,17 @@ export async function measureBoard({ count = 100_000, concurrency = 32, checkSam
   try {
     const sent = submissionsOf(count, today);
     const answers = new Array(count);
-    const latencies = new Array(count);
     const requestsAt = [];
     const started = performance.now();
-    let next = 0;
-    const worker = async () => {
-      while (next < count) {
-        const at = next;
-        next += 1;
-        const begun = performance.now();
-        const response = await api.handle(postRequest(sent[at]));
-        latencies[at] = performance.now() - begun;
-        const body = await response.json();
-        if (response.status !== 201) throw new Error(`submission ${at}: ${response.status} ${JSON.stringify(body)}`);
-        answers[at] = body;
-        if ((at + 1) % Math.ceil(count / 10) === 0) requestsAt.push({ at: at + 1, ...counter.counts });
-      }
-    };
-    await Promise.all(Array.from({ length: concurrency }, worker));
+    let done = 0;
+    const latencies = await timedPool(count, concurrency, async (at) => {
+      const response = await api.handle(postRequest(sent[at]));
+      const body = await response.json();
+      if (response.status !== 201) throw new Error(`submission ${at}: ${response.status} ${JSON.stringify(body)}`);
+      answers[at] = body;
+      done += 1;
+      if (done % Math.ceil(count / 10) === 0) requestsAt.push({ at: done, ...counter.counts });
+    });
     const sendMs = performance.now() - started;
     await api.settle();
     const read = async (query) => (await api.handle(getRequest(query))).json();

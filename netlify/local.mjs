@@ -22,9 +22,53 @@ export const LOCAL_SITE_ID = "ewar-local";
 export const LOCAL_CONTEXT = "dev";
 const HOST = "127.0.0.1";
 
-async function relay(blobs, origin, req, res) {
+/**
+ * BlobsServer lists a store by walking its folders, and a file renamed away mid-walk (a write's temporary file)
+ * ends the walk early with a partial, successful answer. So listings and writes take turns here: any number of
+ * one kind at once, never both (Netlify's own listing has no such gap).
+ */
+function listingGate() {
+  const running = { list: 0, write: 0 };
+  const waiting = [];
+  const other = { list: "write", write: "list" };
+  const wake = () => {
+    for (const entry of waiting.splice(0)) {
+      if (running[other[entry.kind]] === 0) {
+        running[entry.kind] += 1;
+        entry.resolve();
+      } else {
+        waiting.push(entry);
+      }
+    }
+  };
+  return async function pass(kind, task) {
+    if (running[other[kind]] > 0 || waiting.length > 0) {
+      await new Promise((resolve) => waiting.push({ kind, resolve }));
+    } else {
+      running[kind] += 1;
+    }
+    try {
+      return await task();
+    } finally {
+      running[kind] -= 1;
+      wake();
+    }
+  };
+}
+
+/** "write", "list" (a GET of /<site>/<store> with no key) or null. */
+function kindOf(req) {
+  if (req.method === "PUT" || req.method === "DELETE") return "write";
+  const parts = new URL(req.url, "http://local").pathname.split("/").filter(Boolean);
+  const path = parts[0]?.startsWith("region:") ? parts.slice(1) : parts;
+  return req.method === "GET" && path.length === 2 ? "list" : null;
+}
+
+async function relay(blobs, origin, gate, req, res) {
   try {
-    const response = await blobs.handleRequest(toWebRequest(req, origin));
+    const kind = kindOf(req);
+    const handle = () => blobs.handleRequest(toWebRequest(req, origin));
+    const response = await (kind ? gate(kind, handle) : handle());
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (response.body) await pipeline(Readable.fromWeb(response.body), res);
     else res.end();
@@ -56,7 +100,8 @@ export async function startBlobsServer(directory) {
   const port = await listen(server);
   const url = `http://${HOST}:${port}`;
   blobs.address = url;
-  server.on("request", (req, res) => relay(blobs, url, req, res));
+  const gate = listingGate();
+  server.on("request", (req, res) => relay(blobs, url, gate, req, res));
   const close = () => new Promise((resolve) => {
     server.close(() => resolve());
     server.closeAllConnections();

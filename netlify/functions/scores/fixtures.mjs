@@ -146,3 +146,20 @@ export async function serveLoopback(handle) {
   const origin = `http://127.0.0.1:${server.address().port}`;
   return { origin, close: () => new Promise((resolve) => { server.close(resolve); server.closeAllConnections(); }) };
 }
+
+/** Runs task(0..count-1), `concurrency` at a time; resolves to each one's time in ms, by index (benchmarks). */
+export async function timedPool(count, concurrency, task) {
+  const latencies = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const index = next;
+      next += 1;
+      const started = performance.now();
+      await task(index);
+      latencies[index] = performance.now() - started;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  return latencies;
+}
