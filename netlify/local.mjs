@@ -102,10 +102,11 @@ export async function startBlobsServer(directory) {
   blobs.address = url;
   const gate = listingGate();
   server.on("request", (req, res) => relay(blobs, url, gate, req, res));
-  const close = () => new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+  const close = () =>
+    new Promise((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   return { url, token, close, options: { siteID: LOCAL_SITE_ID, token, edgeURL: url, uncachedEdgeURL: url } };
 }
 
@@ -114,16 +115,18 @@ export async function startBlobsServer(directory) {
  * store would). Its address and token come back over the IPC channel, never through stdout or the environment.
  */
 export async function startBlobsServerProcess(directory) {
-  const child = fork(fileURLToPath(import.meta.url), ["--blobs-server", path.resolve(directory)],
-    { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(fileURLToPath(import.meta.url), ["--blobs-server", path.resolve(directory)], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   const { url, token } = await new Promise((resolve, reject) => {
     child.once("message", resolve);
     child.once("exit", (code) => reject(new Error(`the Blobs server process exited (${code})`)));
   });
-  const close = () => new Promise((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill();
-  });
+  const close = () =>
+    new Promise((resolve) => {
+      child.once("exit", () => resolve());
+      child.kill();
+    });
   return { url, token, close, options: { siteID: LOCAL_SITE_ID, token, edgeURL: url, uncachedEdgeURL: url } };
 }
 
@@ -142,7 +145,8 @@ export function rateLimiter({ windowLimit, windowSize }, clock = () => performan
     }
     const retryAfter = Math.max(1, Math.ceil((arrivals[0] + windowSize * 1000 - now) / 1000));
     return new Response(JSON.stringify({ error: "rate_limited", message: "Too many requests; try again later." }), {
-      status: 429, headers: { "content-type": "application/json; charset=utf-8", "retry-after": String(retryAfter) },
+      status: 429,
+      headers: { "content-type": "application/json; charset=utf-8", "retry-after": String(retryAfter) },
     });
   };
 }
@@ -154,18 +158,32 @@ export function rateLimiter({ windowLimit, windowSize }, clock = () => performan
  * `blobsInChildProcess`: run the Blobs server in a process of its own.
  */
 export async function startLocalApi({
-  dataDir, engine: engineOptions = {}, getEngine: sharedLoader, now, boardCacheMs, rateLimit = true,
-  deployContext = LOCAL_CONTEXT, blobsFetch, blobsInChildProcess = false,
+  dataDir,
+  engine: engineOptions = {},
+  getEngine: sharedLoader,
+  now,
+  boardCacheMs,
+  rateLimit = true,
+  deployContext = LOCAL_CONTEXT,
+  blobsFetch,
+  blobsInChildProcess = false,
 } = {}) {
   if (!dataDir) throw new Error("startLocalApi needs a dataDir");
   const blobsServer = await (blobsInChildProcess ? startBlobsServerProcess : startBlobsServer)(path.resolve(dataDir));
   const getEngine = sharedLoader ?? engineLoader(engineOptions);
-  const ready = getEngine().then(() => true, (error) => {
-    console.error(`scores: the engine did not load (${error.message}); POST answers 503 until it does`);
-    return false;
-  });
+  const ready = getEngine().then(
+    () => true,
+    (error) => {
+      console.error(`scores: the engine did not load (${error.message}); POST answers 503 until it does`);
+      return false;
+    },
+  );
   const handler = createScoresHandler({
-    blobs: { ...blobsServer.options, fetch: blobsFetch }, deployContext, getEngine, now, boardCacheMs,
+    blobs: { ...blobsServer.options, fetch: blobsFetch },
+    deployContext,
+    getEngine,
+    now,
+    boardCacheMs,
   });
   const limit = rateLimit ? rateLimiter(config.rateLimit) : () => null;
   return {

@@ -22,8 +22,12 @@ async function makeSnapshot({ root, wheelPath }) {
   const assets = locateAssets({ root, wheelPath, snapshotPath: null });
   const { loadPyodide, version } = await import(pathToFileURL(path.join(assets.pyodideDir, "pyodide.mjs")).href);
   const engineWheel = new Uint8Array(readFileSync(assets.wheelPath));
-  const made = await makeEngineSnapshot({ loadPyodide, indexURL: `${assets.pyodideDir}${path.sep}`, engineWheel,
-    options: { stdout: () => {} } });
+  const made = await makeEngineSnapshot({
+    loadPyodide,
+    indexURL: `${assets.pyodideDir}${path.sep}`,
+    engineWheel,
+    options: { stdout: () => {} },
+  });
   const meta = {
     format: SNAPSHOT_FORMAT,
     pyodide_version: version,
@@ -57,8 +61,10 @@ async function main() {
     return;
   }
   const mib = (made.meta.size / 2 ** 20).toFixed(1);
-  console.log(`make_snapshot: ${path.relative(root, file)} (${mib} MiB, ${made.meta.wheel}), restores in ` +
-    `${engine.loadMs.toFixed(0)} ms`);
+  console.log(
+    `make_snapshot: ${path.relative(root, file)} (${mib} MiB, ${made.meta.wheel}), restores in ` +
+      `${engine.loadMs.toFixed(0)} ms`,
+  );
 }
 
 await main();

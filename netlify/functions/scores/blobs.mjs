@@ -19,12 +19,18 @@ export class StoreBusy extends Error {}
  */
 export function storeNameFor(deployContext) {
   if (deployContext === "production") return PRODUCTION_STORE;
-  const suffix = String(deployContext ?? "unknown").toLowerCase().replace(/[^a-z0-9-]+/g, "-").slice(0, 40);
+  const suffix = String(deployContext ?? "unknown")
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, "-")
+    .slice(0, 40);
   return `${PRODUCTION_STORE}-${suffix || "unknown"}`;
 }
 
 const STATUSES_OK = {
-  GET: [200, 304, 404], HEAD: [200, 304, 404], PUT: [200, 201, 204, 412], DELETE: [200, 204, 404],
+  GET: [200, 304, 404],
+  HEAD: [200, 304, 404],
+  PUT: [200, 201, 204, 412],
+  DELETE: [200, 204, 404],
 };
 
 /**
@@ -56,8 +62,7 @@ export function singleAttemptFetch(baseFetch = globalThis.fetch) {
 export function openStore(deployContext, blobOptions = {}) {
   const { fetch: baseFetch, ...rest } = blobOptions;
   const name = storeNameFor(deployContext);
-  return new StoreTable(getStore({ consistency: "strong", ...rest, fetch: singleAttemptFetch(baseFetch), name }),
-    name);
+  return new StoreTable(getStore({ consistency: "strong", ...rest, fetch: singleAttemptFetch(baseFetch), name }), name);
 }
 
 async function guarded(what, operation) {
@@ -130,12 +135,14 @@ export class StoreTable {
    * renames a file, which is not atomic between two requests of one process (Netlify's store is).
    */
   async #write(key, value, condition) {
-    return this.#serialize(key, () => guarded(`write ${key}`, async () => {
-      const result = await this.#store.set(key, JSON.stringify(value), condition);
-      if (result.modified === false) return null;
-      if (!result.etag) throw new StoreFault(`write ${key}: the store answered without an ETag`);
-      return result.etag;
-    }));
+    return this.#serialize(key, () =>
+      guarded(`write ${key}`, async () => {
+        const result = await this.#store.set(key, JSON.stringify(value), condition);
+        if (result.modified === false) return null;
+        if (!result.etag) throw new StoreFault(`write ${key}: the store answered without an ETag`);
+        return result.etag;
+      }),
+    );
   }
 
   async #serialize(key, task) {

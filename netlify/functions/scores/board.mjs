@@ -81,17 +81,25 @@ export function mergeInto(summary, records) {
     counts[bucket] = index + 1;
     return { id: record.id, key: record.key, bucket, index };
   });
-  const newcomers = arrived.map((record, at) => ({ ...shownOf(record), id: record.id, bucket: merged[at].bucket,
-    index: merged[at].index }));
+  const newcomers = arrived.map((record, at) => ({
+    ...shownOf(record),
+    id: record.id,
+    bucket: merged[at].bucket,
+    index: merged[at].index,
+  }));
   const top = [...summary.top, ...newcomers].sort(compareTop).slice(0, TOP);
-  return { ...summary, generation: summary.generation + 1, total: summary.total + arrived.length, counts, top,
-    merged };
+  return { ...summary, generation: summary.generation + 1, total: summary.total + arrived.length, counts, top, merged };
 }
 
 /** The fields a board row shows. */
 export function shownOf(entry) {
-  return { name: entry.name, score: entry.score, won: entry.won, duration_ms: entry.duration_ms,
-    wrong_slaps: entry.wrong_slaps };
+  return {
+    name: entry.name,
+    score: entry.score,
+    won: entry.won,
+    duration_ms: entry.duration_ms,
+    wrong_slaps: entry.wrong_slaps,
+  };
 }
 
 // --- ranks --------------------------------------------------------------------------------------------------

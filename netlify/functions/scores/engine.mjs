@@ -13,8 +13,13 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 /** Candidate project roots: explicit, Lambda task root, working directory, then up from this file. */
 function rootCandidates(explicit) {
-  const roots = [explicit, process.env.EWAR_ROOT, process.env.LAMBDA_TASK_ROOT, process.cwd(),
-    path.resolve(HERE, "../../..")];
+  const roots = [
+    explicit,
+    process.env.EWAR_ROOT,
+    process.env.LAMBDA_TASK_ROOT,
+    process.cwd(),
+    path.resolve(HERE, "../../.."),
+  ];
   return [...new Set(roots.filter(Boolean).map((root) => path.resolve(root)))];
 }
 

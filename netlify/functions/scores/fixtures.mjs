@@ -21,14 +21,19 @@ const DAY_MS = 86_400_000;
 /** Replays played by the simulated human and judged in CPython (tests/function/replays.py). */
 export function pythonReplays(date, plays = ["450:300"]) {
   const script = path.join(ROOT, "tests", "function", "replays.py");
-  const output = execFileSync(PYTHON, [script, "--date", date, "--plays", ...plays],
-    { cwd: ROOT, maxBuffer: 64 * 2 ** 20, encoding: "utf8" });
+  const output = execFileSync(PYTHON, [script, "--date", date, "--plays", ...plays], {
+    cwd: ROOT,
+    maxBuffer: 64 * 2 ** 20,
+    encoding: "utf8",
+  });
   return JSON.parse(output);
 }
 
 export function datesAround(nowMs) {
   return {
-    today: utcDay(nowMs), yesterday: utcDay(nowMs - DAY_MS), tomorrow: utcDay(nowMs + DAY_MS),
+    today: utcDay(nowMs),
+    yesterday: utcDay(nowMs - DAY_MS),
+    tomorrow: utcDay(nowMs + DAY_MS),
     older: utcDay(nowMs - 2 * DAY_MS),
   };
 }
@@ -37,7 +42,8 @@ let counter = 0;
 /** A fresh submission id (24 characters from the allowed set). */
 export function newId(prefix = "t") {
   counter += 1;
-  const random = createHash("sha256").update(`${process.pid}:${Date.now()}:${counter}:${Math.random()}`)
+  const random = createHash("sha256")
+    .update(`${process.pid}:${Date.now()}:${counter}:${Math.random()}`)
     .digest("base64url");
   return `${prefix}${random}`.slice(0, 24);
 }
@@ -64,8 +70,14 @@ export function standInEngine() {
       if (facts.score !== score) return { ok: false, error: { code: "score_mismatch", message: "not that score" } };
       const actions = JSON.stringify(replay.actions ?? []);
       return {
-        ok: true, score, won: facts.won, reason: facts.won ? "won" : "cpu_won", duration_ms: facts.duration_ms ?? 1000,
-        wrong_slaps: facts.wrong_slaps ?? 0, piles_slapped: 1, date,
+        ok: true,
+        score,
+        won: facts.won,
+        reason: facts.won ? "won" : "cpu_won",
+        duration_ms: facts.duration_ms ?? 1000,
+        wrong_slaps: facts.wrong_slaps ?? 0,
+        piles_slapped: 1,
+        date,
         actions_sha256: createHash("sha256").update(actions).digest("hex"),
       };
     },
@@ -73,8 +85,10 @@ export function standInEngine() {
 }
 
 /** A stand-in record: `actions` makes it distinct (a different action list), or the same as another. */
-export const standInReplay = ({ score, won = true, actions = [newId()], duration_ms = 1000 }) =>
-  ({ stand_in: { score, won, duration_ms }, actions });
+export const standInReplay = ({ score, won = true, actions = [newId()], duration_ms = 1000 }) => ({
+  stand_in: { score, won, duration_ms },
+  actions,
+});
 
 export const newDataDir = () => mkdtempSync(path.join(os.tmpdir(), "ewar-blobs-"));
 
@@ -83,13 +97,27 @@ export const newDataDir = () => mkdtempSync(path.join(os.tmpdir(), "ewar-blobs-"
  * `rateLimit`. `blobsFetch`: the fetch the store uses (a fault proxy's).
  */
 export async function startTestApi({
-  nowMs = Date.now(), dataDir = newDataDir(), getEngine = sharedTestEngine, boardCacheMs = 0, rateLimit = false,
-  blobsFetch, deployContext, blobsInChildProcess,
+  nowMs = Date.now(),
+  dataDir = newDataDir(),
+  getEngine = sharedTestEngine,
+  boardCacheMs = 0,
+  rateLimit = false,
+  blobsFetch,
+  deployContext,
+  blobsInChildProcess,
 } = {}) {
   const started = performance.now();
   const now = () => nowMs + Math.floor(performance.now() - started);
-  const api = await startLocalApi({ dataDir, getEngine: () => getEngine(), now, boardCacheMs, rateLimit, blobsFetch,
-    deployContext, blobsInChildProcess });
+  const api = await startLocalApi({
+    dataDir,
+    getEngine: () => getEngine(),
+    now,
+    boardCacheMs,
+    rateLimit,
+    blobsFetch,
+    deployContext,
+    blobsInChildProcess,
+  });
   return {
     ...api,
     dataDir,
@@ -104,7 +132,9 @@ export const ORIGIN = "http://127.0.0.1:8000";
 export function postRequest(body, { contentType = "application/json", headers = {} } = {}) {
   const payload = typeof body === "string" || body instanceof Uint8Array ? body : JSON.stringify(body);
   return new Request(`${ORIGIN}/api/scores`, {
-    method: "POST", body: payload, headers: { "content-type": contentType, ...headers },
+    method: "POST",
+    body: payload,
+    headers: { "content-type": contentType, ...headers },
   });
 }
 
@@ -144,7 +174,14 @@ export async function serveLoopback(handle) {
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${server.address().port}`;
-  return { origin, close: () => new Promise((resolve) => { server.close(resolve); server.closeAllConnections(); }) };
+  return {
+    origin,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(resolve);
+        server.closeAllConnections();
+      }),
+  };
 }
 
 /** Runs task(0..count-1), `concurrency` at a time; resolves to each one's time in ms, by index (benchmarks). */

@@ -17,7 +17,14 @@ import { engineLoader } from "./engine.mjs";
 import { lookalikeDigest } from "./lookalike.mjs";
 import { ClaimTaken, ScoreStore } from "./store.mjs";
 import {
-  canonicalJson, checkContentType, checkDate, checkId, checkSubmission, parseJson, readBody, Rejection,
+  canonicalJson,
+  checkContentType,
+  checkDate,
+  checkId,
+  checkSubmission,
+  parseJson,
+  Rejection,
+  readBody,
 } from "./submission.mjs";
 import { factsOf } from "./verdict.mjs";
 
@@ -58,9 +65,18 @@ function sameSubmission(stored, submission, hash) {
 
 function answerOf(record, { rank, total }, repeated) {
   return {
-    ok: true, repeated, id: record.id, date: record.date, name: record.name, score: record.score,
-    duration_ms: record.duration_ms, wrong_slaps: record.wrong_slaps, won: record.won,
-    received_at: record.received_at, rank, total,
+    ok: true,
+    repeated,
+    id: record.id,
+    date: record.date,
+    name: record.name,
+    score: record.score,
+    duration_ms: record.duration_ms,
+    wrong_slaps: record.wrong_slaps,
+    won: record.won,
+    received_at: record.received_at,
+    rank,
+    total,
   };
 }
 
@@ -76,7 +92,11 @@ const CLAIM_REFUSALS = {
  * clock. `boardCacheMs`: how long an instance may reuse a board it read (1 s).
  */
 export function createScoresHandler({
-  blobs, deployContext = "unknown", getEngine = sharedEngine, now = Date.now, boardCacheMs,
+  blobs,
+  deployContext = "unknown",
+  getEngine = sharedEngine,
+  now = Date.now,
+  boardCacheMs,
 } = {}) {
   const stores = new Map();
   const background = new Set();
@@ -111,9 +131,16 @@ export function createScoresHandler({
     const engine = await getEngine();
     const facts = factsOf(engine.judge(submission.replay, submission.date, submission.score));
     const record = {
-      format: 2, id: submission.id, name: submission.name, name_digest: lookalikeDigest(submission.name),
-      date: submission.date, ...facts, received_at: receivedAt, engine_version: engine.engineVersion,
-      replay_sha256: hash, replay: submission.replay,
+      format: 2,
+      id: submission.id,
+      name: submission.name,
+      name_digest: lookalikeDigest(submission.name),
+      date: submission.date,
+      ...facts,
+      received_at: receivedAt,
+      engine_version: engine.engineVersion,
+      replay_sha256: hash,
+      replay: submission.replay,
     };
     let outcome;
     try {
@@ -153,8 +180,12 @@ export function createScoresHandler({
       const busy = error instanceof StoreBusy;
       if (!(error instanceof StoreFault) && !busy) console.error("scores: internal failure:", error?.stack ?? error);
       else console.error(`scores: store: ${error.message}`);
-      return errorResponse(503, busy ? "busy" : "unavailable",
-        "The scores service could not finish; send the same submission again later.", { "retry-after": RETRY_AFTER_S });
+      return errorResponse(
+        503,
+        busy ? "busy" : "unavailable",
+        "The scores service could not finish; send the same submission again later.",
+        { "retry-after": RETRY_AFTER_S },
+      );
     }
   }
 

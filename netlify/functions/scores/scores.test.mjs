@@ -6,8 +6,19 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { TOP } from "./board.mjs";
 import {
-  datesAround, faultyFetch, getRequest, newDataDir, newId, ORIGIN, postRequest, pythonReplays, sharedTestEngine,
-  standInEngine, standInReplay, startTestApi, storeDir,
+  datesAround,
+  faultyFetch,
+  getRequest,
+  newDataDir,
+  newId,
+  ORIGIN,
+  postRequest,
+  pythonReplays,
+  sharedTestEngine,
+  standInEngine,
+  standInReplay,
+  startTestApi,
+  storeDir,
 } from "./fixtures.mjs";
 import { config } from "./scores.mjs";
 import { MAX_BODY_BYTES } from "./submission.mjs";
@@ -37,9 +48,17 @@ after(async () => {
 });
 
 let names = 0;
-const freshName = () => `Player ${(names += 1)}`;
+function freshName() {
+  names += 1;
+  return `Player ${names}`;
+}
 const submission = (play, overrides = {}) => ({
-  id: newId(), name: freshName(), date: DATES.today, score: play.score, replay: play.replay, ...overrides,
+  id: newId(),
+  name: freshName(),
+  date: DATES.today,
+  score: play.score,
+  replay: play.replay,
+  ...overrides,
 });
 
 async function send(request, target = api, context = undefined) {
@@ -52,8 +71,12 @@ const board = (query, target, context) => send(getRequest(query), target, contex
 
 /** Every file the local Blobs server holds for a store. */
 function storedFiles(dataDir, storeName = "ewar-scores-dev") {
-  const walk = (dir) => (existsSync(dir) ? readdirSync(dir, { withFileTypes: true })
-    .flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [entry.name])) : []);
+  const walk = (dir) =>
+    existsSync(dir)
+      ? readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+          entry.isDirectory() ? walk(path.join(dir, entry.name)) : [entry.name],
+        )
+      : [];
   return walk(storeDir(dataDir, storeName)).length;
 }
 
@@ -80,8 +103,14 @@ async function withStandIn(body, options = {}) {
   }
 }
 
-const standIn = (score, won = true, overrides = {}) =>
-  ({ id: newId(), name: freshName(), date: DATES.today, score, replay: standInReplay({ score, won }), ...overrides });
+const standIn = (score, won = true, overrides = {}) => ({
+  id: newId(),
+  name: freshName(),
+  date: DATES.today,
+  score,
+  replay: standInReplay({ score, won }),
+  ...overrides,
+});
 
 describe("accepting a daily score (the real engine)", () => {
   test("a finished daily game judged to the claimed score is stored and ranked", async () => {
@@ -90,10 +119,26 @@ describe("accepting a daily score (the real engine)", () => {
     const { status, body, headers } = await post(sent);
     assert.equal(status, 201, body.message);
     assert.equal(headers.get("cache-control"), "no-store");
-    assert.deepEqual({ ok: body.ok, repeated: body.repeated, name: body.name, score: body.score, won: body.won,
-      duration_ms: body.duration_ms, wrong_slaps: body.wrong_slaps },
-    { ok: true, repeated: false, name: "Ada", score: play.verdict.score, won: play.verdict.won,
-      duration_ms: play.verdict.duration_ms, wrong_slaps: play.verdict.wrong_slaps });
+    assert.deepEqual(
+      {
+        ok: body.ok,
+        repeated: body.repeated,
+        name: body.name,
+        score: body.score,
+        won: body.won,
+        duration_ms: body.duration_ms,
+        wrong_slaps: body.wrong_slaps,
+      },
+      {
+        ok: true,
+        repeated: false,
+        name: "Ada",
+        score: play.verdict.score,
+        won: play.verdict.won,
+        duration_ms: play.verdict.duration_ms,
+        wrong_slaps: play.verdict.wrong_slaps,
+      },
+    );
     assert.ok(body.rank >= 1 && body.rank <= body.total);
     const { body: view } = await board({ date: DATES.today, id: sent.id });
     assert.deepEqual([view.you.name, view.you.id, view.you.won], ["Ada", sent.id, play.verdict.won]);
@@ -117,12 +162,19 @@ describe("refusals store nothing", () => {
 
   test("not JSON", () => assertRejected(raw("{id: 1"), 400, "invalid_json"));
   test("not UTF-8", () => assertRejected(raw(new Uint8Array([0x7b, 0xff, 0x7d])), 400, "invalid_json"));
-  test("wrong content type", () => assertRejected(raw(JSON.stringify(valid()), "text/plain"), 415,
-    "unsupported_media_type"));
-  test("no content type", () => assertRejected(new Request(`${ORIGIN}/api/scores`, {
-    method: "POST", body: new Blob([JSON.stringify(valid())]) }), 415, "unsupported_media_type"));
-  test("body over 64 KiB", () => assertRejected(raw(`{"pad":"${"x".repeat(MAX_BODY_BYTES)}"}`), 413,
-    "payload_too_large"));
+  test("wrong content type", () =>
+    assertRejected(raw(JSON.stringify(valid()), "text/plain"), 415, "unsupported_media_type"));
+  test("no content type", () =>
+    assertRejected(
+      new Request(`${ORIGIN}/api/scores`, {
+        method: "POST",
+        body: new Blob([JSON.stringify(valid())]),
+      }),
+      415,
+      "unsupported_media_type",
+    ));
+  test("body over 64 KiB", () =>
+    assertRejected(raw(`{"pad":"${"x".repeat(MAX_BODY_BYTES)}"}`), 413, "payload_too_large"));
   test("body over 64 KiB under a Content-Length that lies", () => {
     const huge = new TextEncoder().encode(`{"pad":"${"x".repeat(4 * MAX_BODY_BYTES)}"}`);
     const stream = new ReadableStream({
@@ -132,10 +184,14 @@ describe("refusals store nothing", () => {
       },
     });
     const request = new Request(`${ORIGIN}/api/scores`, {
-      method: "POST", body: stream, duplex: "half", headers: { "content-type": "application/json" },
+      method: "POST",
+      body: stream,
+      duplex: "half",
+      headers: { "content-type": "application/json" },
     });
-    Object.defineProperty(request, "headers", { value: new Headers({ "content-type": "application/json",
-      "content-length": "100" }) });
+    Object.defineProperty(request, "headers", {
+      value: new Headers({ "content-type": "application/json", "content-length": "100" }),
+    });
     return assertRejected(request, 413, "payload_too_large");
   });
   test("a JSON array instead of an object", () => assertRejected(raw("[1,2]"), 400, "invalid_body"));
@@ -150,29 +206,46 @@ describe("refusals store nothing", () => {
   test("replay as a string", () => assertRejected(postRequest({ ...valid(), replay: "{}" }), 400, "invalid_type"));
   test("name as a number", () => assertRejected(postRequest({ ...valid(), name: 7 }), 400, "invalid_type"));
   test("a replay nested absurdly deep", () => {
-    const text = JSON.stringify(valid()).replace('"replay":{', `"replay":{"deep":${"[".repeat(30000)}${
-      "]".repeat(30000)},`);
+    const text = JSON.stringify(valid()).replace(
+      '"replay":{',
+      `"replay":{"deep":${"[".repeat(30000)}${"]".repeat(30000)},`,
+    );
     return assertRejected(raw(text), 400, "invalid_type");
   });
   test("an id too short", () => assertRejected(postRequest({ ...valid(), id: "abc" }), 400, "invalid_id"));
-  test("an id with other characters", () => assertRejected(postRequest({ ...valid(), id: `${"x".repeat(20)}/..` }),
-    400, "invalid_id"));
-  for (const [what, name] of [["empty (after trimming)", "   "], ["over 20 characters", "n".repeat(21)],
-    ["a control character", "Ada\u0007"], ["markup", "<b>Ada</b>"], ["a bidi override", "Ada\u202e"],
-    ["Hangul fillers", "\u3164\u3164\u3164"], ["a grapheme joiner", "Control\u034f One"],
-    ["a Cyrillic letter among Latin ones", "\u0421ontrol One"], ["19 marks on one letter", `a${"\u0301".repeat(19)}`]]) {
+  test("an id with other characters", () =>
+    assertRejected(postRequest({ ...valid(), id: `${"x".repeat(20)}/..` }), 400, "invalid_id"));
+  for (const [what, name] of [
+    ["empty (after trimming)", "   "],
+    ["over 20 characters", "n".repeat(21)],
+    ["a control character", "Ada\u0007"],
+    ["markup", "<b>Ada</b>"],
+    ["a bidi override", "Ada\u202e"],
+    ["Hangul fillers", "\u3164\u3164\u3164"],
+    ["a grapheme joiner", "Control\u034f One"],
+    ["a Cyrillic letter among Latin ones", "\u0421ontrol One"],
+    ["19 marks on one letter", `a${"\u0301".repeat(19)}`],
+  ]) {
     test(`a name with ${what}`, () => assertRejected(postRequest({ ...valid(), name }), 400, "invalid_name"));
   }
-  test("a badly written date", () => assertRejected(postRequest({ ...valid(), date: "30/11/2026" }), 400,
-    "invalid_date"));
-  test("a date that is no calendar day", () => assertRejected(postRequest({ ...valid(), date: "2026-02-30" }), 400,
-    "invalid_date"));
-  test("tomorrow's date", () => assertRejected(postRequest({ ...valid(), date: DATES.tomorrow }), 400,
-    "date_out_of_window"));
-  test("the day before yesterday", () => assertRejected(postRequest({ ...valid(), date: DATES.older }), 400,
-    "date_out_of_window"));
-  test("another path under /api/scores", () => assertRejected(new Request(`${ORIGIN}/api/scores/admin`, {
-    method: "POST", body: "{}", headers: { "content-type": "application/json" } }), 404, "not_found"));
+  test("a badly written date", () =>
+    assertRejected(postRequest({ ...valid(), date: "30/11/2026" }), 400, "invalid_date"));
+  test("a date that is no calendar day", () =>
+    assertRejected(postRequest({ ...valid(), date: "2026-02-30" }), 400, "invalid_date"));
+  test("tomorrow's date", () =>
+    assertRejected(postRequest({ ...valid(), date: DATES.tomorrow }), 400, "date_out_of_window"));
+  test("the day before yesterday", () =>
+    assertRejected(postRequest({ ...valid(), date: DATES.older }), 400, "date_out_of_window"));
+  test("another path under /api/scores", () =>
+    assertRejected(
+      new Request(`${ORIGIN}/api/scores/admin`, {
+        method: "POST",
+        body: "{}",
+        headers: { "content-type": "application/json" },
+      }),
+      404,
+      "not_found",
+    ));
   for (const method of ["PUT", "DELETE", "PATCH", "OPTIONS"]) {
     test(`method ${method}`, async () => {
       const response = await api.handle(new Request(`${ORIGIN}/api/scores`, { method }));
@@ -187,8 +260,11 @@ describe("the judge's refusals are 422 under the judge's codes", () => {
   const base = () => accepted[2];
   const cases = [
     ["a practice game", () => ({ replay: todays.practice.replay, score: 0 }), "not_daily"],
-    ["yesterday's game sent as today's", () => ({ replay: yesterdays.plays[0].replay,
-      score: yesterdays.plays[0].score }), "date_mismatch"],
+    [
+      "yesterday's game sent as today's",
+      () => ({ replay: yesterdays.plays[0].replay, score: yesterdays.plays[0].score }),
+      "date_mismatch",
+    ],
     ["an older engine version", () => ({ replay: { ...base().replay, engine: "0.9.0" } }), "engine_version"],
     ["fast CPU speed", () => ({ replay: { ...base().replay, speed: "fast" } }), "not_standard"],
     ["the lenient house rule", () => ({ replay: { ...base().replay, lenient: true } }), "not_standard"],
@@ -197,8 +273,11 @@ describe("the judge's refusals are 422 under the judge's codes", () => {
     ["a replay with an unknown field", () => ({ replay: { ...base().replay, bonus: 1 } }), "invalid_replay"],
     ["an unfinished game", () => ({ replay: todays.unfinished.replay }), "unfinished"],
     ["a claimed score the replay does not make", () => ({ score: base().score + 1 }), "score_mismatch"],
-    ["a valid slap 60 ms after its card", () => ({ replay: todays.too_fast.replay, score: todays.too_fast.score }),
-      "impossible_play"],
+    [
+      "a valid slap 60 ms after its card",
+      () => ({ replay: todays.too_fast.replay, score: todays.too_fast.score }),
+      "impossible_play",
+    ],
   ];
   for (const [what, change, code] of cases) {
     test(what, () => assertRejected(postRequest({ ...submission(base()), ...change() }), 422, code));
@@ -234,8 +313,14 @@ describe("one record, one entry; one look-alike, one name", () => {
 
   test("names are stored in their normal form (NFKC) and may use any everyday script", async () => {
     await withStandIn(async (stand) => {
-      for (const [raw, stored] of [["Zoe\u0308", "Zoë"], ["김민준", "김민준"], ["Nguyễn Văn-An", "Nguyễn Văn-An"],
-        ["  عائشہ  ", "عائشہ"], ["\uff2f'Neil_2.0", "O'Neil_2.0"], ["a   b", "a b"]]) {
+      for (const [raw, stored] of [
+        ["Zoe\u0308", "Zoë"],
+        ["김민준", "김민준"],
+        ["Nguyễn Văn-An", "Nguyễn Văn-An"],
+        ["  عائشہ  ", "عائشہ"],
+        ["\uff2f'Neil_2.0", "O'Neil_2.0"],
+        ["a   b", "a b"],
+      ]) {
         const { status, body } = await post(standIn(500, true, { name: raw }), stand);
         assert.deepEqual([status, body.name], [201, stored], raw);
       }
@@ -279,18 +364,33 @@ describe("retries are idempotent", () => {
 describe("the board", () => {
   test("every win above every loss, each row says won or lost, ties by earlier entry", async () => {
     await withStandIn(async (stand) => {
-      const sent = [standIn(2925, false, { name: "Loser" }), standIn(600, true, { name: "Slow" }),
-        standIn(1800, true, { name: "Fast" }), standIn(600, true, { name: "Slow too" }),
-        standIn(25, false, { name: "Quit" })];
+      const sent = [
+        standIn(2925, false, { name: "Loser" }),
+        standIn(600, true, { name: "Slow" }),
+        standIn(1800, true, { name: "Fast" }),
+        standIn(600, true, { name: "Slow too" }),
+        standIn(25, false, { name: "Quit" }),
+      ];
       for (const one of sent) assert.equal((await post(one, stand)).status, 201);
-      const expected = [["Fast", true], ["Slow", true], ["Slow too", true], ["Loser", false], ["Quit", false]];
+      const expected = [
+        ["Fast", true],
+        ["Slow", true],
+        ["Slow too", true],
+        ["Loser", false],
+        ["Quit", false],
+      ];
       const { body, headers } = await board({ date: DATES.today }, stand);
       assert.match(headers.get("cache-control"), /public, max-age=5/);
-      assert.deepEqual(body.entries.map((row) => [row.rank, row.name, row.won]),
-        expected.map(([name, won], at) => [at + 1, name, won]));
+      assert.deepEqual(
+        body.entries.map((row) => [row.rank, row.name, row.won]),
+        expected.map(([name, won], at) => [at + 1, name, won]),
+      );
       await stand.settle();
       const merged = (await board({ date: DATES.today }, stand)).body;
-      assert.deepEqual(merged.entries.map((row) => row.name), expected.map(([name]) => name));
+      assert.deepEqual(
+        merged.entries.map((row) => row.name),
+        expected.map(([name]) => name),
+      );
       assert.ok(merged.entries.every((row) => !("id" in row) && !("you" in row)));
     });
   });
@@ -299,33 +399,49 @@ describe("the board", () => {
     await withStandIn(async (stand) => {
       const sent = Array.from({ length: 100 }, (_, at) => standIn(500 + (at % 23) * 50, at % 5 !== 0));
       const answers = await Promise.all(sent.map((one) => post(one, stand)));
-      assert.deepEqual(answers.filter((answer) => answer.status !== 201).map((answer) => answer.body), []);
+      assert.deepEqual(
+        answers.filter((answer) => answer.status !== 201).map((answer) => answer.body),
+        [],
+      );
       await stand.settle();
       const { body } = await board({ date: DATES.today }, stand);
       assert.equal(body.total, 100);
       assert.equal(body.entries.length, TOP);
-      const order = sent.map((one, at) => ({ one, at: answers[at].body.received_at }))
-        .sort((a, b) => Number(b.one.replay.stand_in.won) - Number(a.one.replay.stand_in.won) ||
-          b.one.score - a.one.score);
+      const order = sent
+        .map((one, at) => ({ one, at: answers[at].body.received_at }))
+        .sort(
+          (a, b) => Number(b.one.replay.stand_in.won) - Number(a.one.replay.stand_in.won) || b.one.score - a.one.score,
+        );
       for (const { one } of order) {
         const { body: view } = await board({ date: DATES.today, id: one.id }, stand);
-        const better = sent.filter((other) => (other.replay.stand_in.won && !one.replay.stand_in.won) ||
-          (other.replay.stand_in.won === one.replay.stand_in.won && other.score > one.score)).length;
-        const tied = sent.filter((other) => other.replay.stand_in.won === one.replay.stand_in.won &&
-          other.score === one.score).length;
+        const better = sent.filter(
+          (other) =>
+            (other.replay.stand_in.won && !one.replay.stand_in.won) ||
+            (other.replay.stand_in.won === one.replay.stand_in.won && other.score > one.score),
+        ).length;
+        const tied = sent.filter(
+          (other) => other.replay.stand_in.won === one.replay.stand_in.won && other.score === one.score,
+        ).length;
         assert.ok(view.you.rank > better && view.you.rank <= better + tied, `${one.id}: ${view.you.rank}`);
       }
-      const ranks = await Promise.all(sent.map(async (one) =>
-        (await board({ date: DATES.today, id: one.id }, stand)).body.you.rank));
-      assert.deepEqual([...ranks].sort((a, b) => a - b), sent.map((_, at) => at + 1));
+      const ranks = await Promise.all(
+        sent.map(async (one) => (await board({ date: DATES.today, id: one.id }, stand)).body.you.rank),
+      );
+      assert.deepEqual(
+        [...ranks].sort((a, b) => a - b),
+        sent.map((_, at) => at + 1),
+      );
     });
   });
 
   test("today and yesterday only", async () => {
     assert.equal((await board({ date: DATES.today })).status, 200);
     assert.equal((await board({ date: DATES.yesterday })).status, 200);
-    for (const [date, code] of [[DATES.tomorrow, "date_out_of_window"], [DATES.older, "date_out_of_window"],
-      ["2026-13-01", "invalid_date"]]) {
+    for (const [date, code] of [
+      [DATES.tomorrow, "date_out_of_window"],
+      [DATES.older, "date_out_of_window"],
+      ["2026-13-01", "invalid_date"],
+    ]) {
       const { status, body } = await board({ date });
       assert.deepEqual([status, body.error], [400, code], date);
     }
@@ -383,18 +499,21 @@ describe("per-client limits", () => {
   });
 
   test("locally the same limit answers 429 with Retry-After, and a refused POST stores nothing", async () => {
-    await withStandIn(async (stand) => {
-      for (let at = 0; at < config.rateLimit.windowLimit; at += 1) {
-        assert.equal((await board({ date: DATES.today }, stand)).status, 200);
-      }
-      await stand.settle();
-      const before = storedFiles(stand.dataDir);
-      const response = await stand.handle(postRequest(standIn(900)));
-      assert.equal(response.status, 429);
-      const retryAfter = Number(response.headers.get("retry-after"));
-      assert.ok(retryAfter >= 1 && retryAfter <= config.rateLimit.windowSize, String(retryAfter));
-      assert.equal(storedFiles(stand.dataDir), before);
-    }, { rateLimit: true });
+    await withStandIn(
+      async (stand) => {
+        for (let at = 0; at < config.rateLimit.windowLimit; at += 1) {
+          assert.equal((await board({ date: DATES.today }, stand)).status, 200);
+        }
+        await stand.settle();
+        const before = storedFiles(stand.dataDir);
+        const response = await stand.handle(postRequest(standIn(900)));
+        assert.equal(response.status, 429);
+        const retryAfter = Number(response.headers.get("retry-after"));
+        assert.ok(retryAfter >= 1 && retryAfter <= config.rateLimit.windowSize, String(retryAfter));
+        assert.equal(storedFiles(stand.dataDir), before);
+      },
+      { rateLimit: true },
+    );
   });
 });
 
@@ -403,36 +522,44 @@ describe("storage faults answer 503 and lose nothing", () => {
   for (const status of [429, 500, 403]) {
     test(`a ${status} on each write of a submission: 503, and the retry puts it on the board once`, async () => {
       let failing = null;
-      const proxy = faultyFetch((method, url) => (method === "PUT" && failing && url.pathname.includes(failing)
-        ? status : 0));
-      await withStandIn(async (stand) => {
-        const sent = [];
-        for (const [kind, part] of Object.entries(kinds)) {
-          const one = standIn(1000, true, { name: `Fault ${kind}` });
-          sent.push(one);
-          failing = part;
-          const refused = await post(one, stand);
-          assert.deepEqual([refused.status, refused.body.error, refused.headers.get("retry-after")],
-            [503, "unavailable", "2"], kind);
-          failing = null;
-          const retried = await post(one, stand);
-          assert.equal(retried.status, 201, `${kind}: ${retried.body.message}`);
-        }
-        assert.equal(proxy.log.failed.length, 4);
-        await stand.settle();
-        const { body } = await board({ date: DATES.today }, stand);
-        assert.deepEqual(body.entries.map((row) => row.name).sort(), sent.map((one) => one.name).sort());
-        assert.equal(body.total, sent.length);
-      }, { blobsFetch: proxy.fetch });
+      const proxy = faultyFetch((method, url) =>
+        method === "PUT" && failing && url.pathname.includes(failing) ? status : 0,
+      );
+      await withStandIn(
+        async (stand) => {
+          const sent = [];
+          for (const [kind, part] of Object.entries(kinds)) {
+            const one = standIn(1000, true, { name: `Fault ${kind}` });
+            sent.push(one);
+            failing = part;
+            const refused = await post(one, stand);
+            assert.deepEqual(
+              [refused.status, refused.body.error, refused.headers.get("retry-after")],
+              [503, "unavailable", "2"],
+              kind,
+            );
+            failing = null;
+            const retried = await post(one, stand);
+            assert.equal(retried.status, 201, `${kind}: ${retried.body.message}`);
+          }
+          assert.equal(proxy.log.failed.length, 4);
+          await stand.settle();
+          const { body } = await board({ date: DATES.today }, stand);
+          assert.deepEqual(body.entries.map((row) => row.name).sort(), sent.map((one) => one.name).sort());
+          assert.equal(body.total, sent.length);
+        },
+        { blobsFetch: proxy.fetch },
+      );
     });
   }
 
-  test("faults on every merge write: entries wait in the queue, shown and counted, until a merge goes through",
-    async () => {
-      let failMerges = true;
-      const proxy = faultyFetch((method, url) => (failMerges && method !== "GET" &&
-        /\/(board|places|lease)/.test(url.pathname) ? 500 : 0));
-      await withStandIn(async (stand) => {
+  test("faults on every merge write: entries wait in the queue, shown and counted, until a merge goes through", async () => {
+    let failMerges = true;
+    const proxy = faultyFetch((method, url) =>
+      failMerges && method !== "GET" && /\/(board|places|lease)/.test(url.pathname) ? 500 : 0,
+    );
+    await withStandIn(
+      async (stand) => {
         const sent = Array.from({ length: 12 }, (_, at) => standIn(700 + at * 10));
         for (const one of sent) assert.equal((await post(one, stand)).status, 201);
         await stand.settle();
@@ -445,15 +572,20 @@ describe("storage faults answer 503 and lose nothing", () => {
         view = (await board({ date: DATES.today, id: sent[0].id }, stand)).body;
         assert.deepEqual([view.total, view.you.rank, view.entries[0].score], [12, 12, 810]);
         assert.ok(proxy.log.failed.length > 0);
-      }, { blobsFetch: proxy.fetch });
-    });
+      },
+      { blobsFetch: proxy.fetch },
+    );
+  });
 
   test("a board read that fails answers 503 too", async () => {
     const proxy = faultyFetch((method, url) => (method === "GET" && url.pathname.endsWith("/board") ? 500 : 0));
-    await withStandIn(async (stand) => {
-      const { status, body } = await board({ date: DATES.today }, stand);
-      assert.deepEqual([status, body.error], [503, "unavailable"]);
-    }, { blobsFetch: proxy.fetch });
+    await withStandIn(
+      async (stand) => {
+        const { status, body } = await board({ date: DATES.today }, stand);
+        assert.deepEqual([status, body.error], [503, "unavailable"]);
+      },
+      { blobsFetch: proxy.fetch },
+    );
   });
 
   test("an engine that does not load: POST 503 with a JSON error, GET still works", async () => {

@@ -10,10 +10,20 @@
 //   D/lease              who merges now
 // A merge moves queued entries into the summary by compare-and-swap; an entry is queued before its record is
 // written and leaves the queue only after a committed merge placed it, so none is lost or counted twice.
-import {
-  emptySummary, mergedRank, mergeInto, parseQueueKey, pendingOf, pendingRank, queueKey, queuedInTop, shownOf, topRows,
-} from "./board.mjs";
+
 import { StoreBusy } from "./blobs.mjs";
+import {
+  emptySummary,
+  mergedRank,
+  mergeInto,
+  parseQueueKey,
+  pendingOf,
+  pendingRank,
+  queuedInTop,
+  queueKey,
+  shownOf,
+  topRows,
+} from "./board.mjs";
 
 /** Entries one merge takes at most (keeps the summary's list of them small). */
 export const MERGE_BATCH = 1000;
@@ -244,8 +254,13 @@ export class ScoreStore {
 
   /** Records the places of the last merge and clears its queue keys (idempotent; any merger may do it). */
   async #finish(date, summary) {
-    await inParallel(summary.merged, (entry) => this.#table.put(keys.place(date, entry.id),
-      { generation: summary.generation, bucket: entry.bucket, index: entry.index }));
+    await inParallel(summary.merged, (entry) =>
+      this.#table.put(keys.place(date, entry.id), {
+        generation: summary.generation,
+        bucket: entry.bucket,
+        index: entry.index,
+      }),
+    );
     await inParallel(summary.merged, (entry) => this.#table.remove(entry.key));
   }
 
@@ -258,7 +273,8 @@ export class ScoreStore {
     const summary = found?.data ?? emptySummary(date);
     await this.#finish(date, summary);
     const queued = pendingOf(summary, await this.#table.keys(keys.queue(date)))
-      .sort((a, b) => a.received_at - b.received_at).slice(0, MERGE_BATCH);
+      .sort((a, b) => a.received_at - b.received_at)
+      .slice(0, MERGE_BATCH);
     const checked = await inParallel(queued, (entry) => this.#checkQueued(date, entry));
     const records = checked.filter(Boolean);
     if (records.length === 0) return 0;

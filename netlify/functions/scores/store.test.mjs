@@ -29,9 +29,19 @@ function record(overrides = {}) {
   counter += 1;
   const id = `storetest${String(counter).padStart(10, "0")}`;
   const name = overrides.name ?? `S${counter}`;
-  return { id, name, name_digest: lookalikeDigest(name), date: DATE, score: 500 + counter, won: true,
-    duration_ms: 1, wrong_slaps: 0, actions_sha256: `${String(counter).padStart(8, "0")}${"a".repeat(56)}`,
-    received_at: clock, ...overrides };
+  return {
+    id,
+    name,
+    name_digest: lookalikeDigest(name),
+    date: DATE,
+    score: 500 + counter,
+    won: true,
+    duration_ms: 1,
+    wrong_slaps: 0,
+    actions_sha256: `${String(counter).padStart(8, "0")}${"a".repeat(56)}`,
+    received_at: clock,
+    ...overrides,
+  };
 }
 
 const freshStore = (context) => new ScoreStore(openStore(context, server.options), { now, cacheMs: 0 });
@@ -39,9 +49,14 @@ const freshStore = (context) => new ScoreStore(openStore(context, server.options
 describe("store names", () => {
   test("production's store only for production", () => {
     assert.equal(storeNameFor("production"), "ewar-scores");
-    for (const [context, name] of [["deploy-preview", "ewar-scores-deploy-preview"],
-      ["branch-deploy", "ewar-scores-branch-deploy"], ["dev", "ewar-scores-dev"], [undefined, "ewar-scores-unknown"],
-      ["Production", "ewar-scores-production"], ["a/b", "ewar-scores-a-b"]]) {
+    for (const [context, name] of [
+      ["deploy-preview", "ewar-scores-deploy-preview"],
+      ["branch-deploy", "ewar-scores-branch-deploy"],
+      ["dev", "ewar-scores-dev"],
+      [undefined, "ewar-scores-unknown"],
+      ["Production", "ewar-scores-production"],
+      ["a/b", "ewar-scores-a-b"],
+    ]) {
       assert.equal(storeNameFor(context), name, String(context));
     }
   });
@@ -78,12 +93,15 @@ describe("merges", () => {
   test("four instances submitting and merging at once: every entry once, ranks 1..n", async () => {
     const table = openStore("merges-four", server.options);
     const instances = Array.from({ length: 4 }, () => new ScoreStore(table, { now, cacheMs: 0 }));
-    const records = Array.from({ length: 160 }, (_, at) => record({ score: 500 + (at % 9) * 10,
-      received_at: clock + at }));
-    await Promise.all(records.map(async (one, at) => {
-      await instances[at % 4].submit(one);
-      if (at % 7 === 0) await instances[(at + 1) % 4].merge(DATE);
-    }));
+    const records = Array.from({ length: 160 }, (_, at) =>
+      record({ score: 500 + (at % 9) * 10, received_at: clock + at }),
+    );
+    await Promise.all(
+      records.map(async (one, at) => {
+        await instances[at % 4].submit(one);
+        if (at % 7 === 0) await instances[(at + 1) % 4].merge(DATE);
+      }),
+    );
     while ((await instances[0].view(DATE)).queued > 0) {
       clock += 30_000; // past any lease left by an instance that merged last
       await instances[0].merge(DATE);
@@ -91,7 +109,10 @@ describe("merges", () => {
     const view = await instances[1].view(DATE);
     assert.equal(view.total, records.length);
     const ranks = await Promise.all(records.map(async (one) => (await instances[2].standing(one)).rank));
-    assert.deepEqual([...ranks].sort((a, b) => a - b), records.map((_, at) => at + 1));
+    assert.deepEqual(
+      [...ranks].sort((a, b) => a - b),
+      records.map((_, at) => at + 1),
+    );
     for (const [at, one] of records.entries()) {
       const above = records.filter((other) => other.score > one.score).length;
       const tied = records.filter((other) => other.score === one.score).length;

@@ -30,7 +30,8 @@ export function checkContentType(request) {
 /** Reads at most MAX_BODY_BYTES, whatever Content-Length claims. */
 export async function readBody(request, limit = MAX_BODY_BYTES) {
   const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > limit) reject(413, "payload_too_large", `The body is over ${limit} bytes.`);
+  if (Number.isFinite(declared) && declared > limit)
+    reject(413, "payload_too_large", `The body is over ${limit} bytes.`);
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks = [];

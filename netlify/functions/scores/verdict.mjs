@@ -4,8 +4,15 @@ import { Rejection } from "./submission.mjs";
 
 /** The judge's refusal codes at the time of writing (docs/scores.md explains each); any other code is a 422 too. */
 export const JUDGE_CODES = Object.freeze([
-  "invalid_replay", "engine_version", "not_daily", "date_mismatch", "not_standard", "unfinished", "score_mismatch",
-  "impossible_play", "implausible_play",
+  "invalid_replay",
+  "engine_version",
+  "not_daily",
+  "date_mismatch",
+  "not_standard",
+  "unfinished",
+  "score_mismatch",
+  "impossible_play",
+  "implausible_play",
 ]);
 
 const CODE_PATTERN = /^[a-z][a-z_]{0,39}$/;
@@ -23,12 +30,21 @@ export function factsOf(verdict) {
   }
   if (verdict?.ok !== true) throw new Error("the judge answered neither ok nor an error");
   const facts = {
-    score: verdict.score, won: verdict.won, reason: verdict.reason, duration_ms: verdict.duration_ms,
-    wrong_slaps: verdict.wrong_slaps, piles_slapped: verdict.piles_slapped, actions_sha256: verdict.actions_sha256,
+    score: verdict.score,
+    won: verdict.won,
+    reason: verdict.reason,
+    duration_ms: verdict.duration_ms,
+    wrong_slaps: verdict.wrong_slaps,
+    piles_slapped: verdict.piles_slapped,
+    actions_sha256: verdict.actions_sha256,
   };
   const counts = [facts.score, facts.duration_ms, facts.wrong_slaps, facts.piles_slapped];
-  if (!counts.every((value) => Number.isSafeInteger(value) && value >= 0) || typeof facts.won !== "boolean" ||
-    typeof facts.actions_sha256 !== "string" || !/^[0-9a-f]{64}$/.test(facts.actions_sha256)) {
+  if (
+    !counts.every((value) => Number.isSafeInteger(value) && value >= 0) ||
+    typeof facts.won !== "boolean" ||
+    typeof facts.actions_sha256 !== "string" ||
+    !/^[0-9a-f]{64}$/.test(facts.actions_sha256)
+  ) {
     throw new Error("the judge's acceptance lacks a fact the board needs");
   }
   return facts;

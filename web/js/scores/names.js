@@ -11,14 +11,43 @@ export const MARKS_MAX = 2;
  * (historic ones, and limited-use ones such as Cherokee, whose letters copy Latin ones) are refused.
  */
 export const NAME_SCRIPTS = Object.freeze([
-  "Arabic", "Armenian", "Bengali", "Bopomofo", "Cyrillic", "Devanagari", "Ethiopic", "Georgian", "Greek", "Gujarati",
-  "Gurmukhi", "Han", "Hangul", "Hebrew", "Hiragana", "Kannada", "Katakana", "Khmer", "Lao", "Latin", "Malayalam",
-  "Myanmar", "Oriya", "Sinhala", "Tamil", "Telugu", "Thaana", "Thai", "Tibetan",
+  "Arabic",
+  "Armenian",
+  "Bengali",
+  "Bopomofo",
+  "Cyrillic",
+  "Devanagari",
+  "Ethiopic",
+  "Georgian",
+  "Greek",
+  "Gujarati",
+  "Gurmukhi",
+  "Han",
+  "Hangul",
+  "Hebrew",
+  "Hiragana",
+  "Kannada",
+  "Katakana",
+  "Khmer",
+  "Lao",
+  "Latin",
+  "Malayalam",
+  "Myanmar",
+  "Oriya",
+  "Sinhala",
+  "Tamil",
+  "Telugu",
+  "Thaana",
+  "Thai",
+  "Tibetan",
 ]);
 
 // Writing systems that mix scripts by design (UTS #39 "resolved script sets"): Japanese, Korean, Chinese+Bopomofo.
 const WRITING_SYSTEMS = Object.freeze({
-  Han: ["Japanese", "Korean", "Chinese"], Hiragana: ["Japanese"], Katakana: ["Japanese"], Hangul: ["Korean"],
+  Han: ["Japanese", "Korean", "Chinese"],
+  Hiragana: ["Japanese"],
+  Katakana: ["Japanese"],
+  Hangul: ["Korean"],
   Bopomofo: ["Chinese"],
 });
 const CJK_SYSTEMS = ["Japanese", "Korean", "Chinese"];
@@ -48,7 +77,11 @@ function scriptsOf(char) {
   return scripts;
 }
 
-const intersect = (sets) => sets.reduce((all, set) => new Set([...all].filter((item) => set.has(item))));
+/** The items every set holds. */
+function intersect(sets) {
+  const [first, ...rest] = sets;
+  return new Set([...first].filter((item) => rest.every((set) => set.has(item))));
+}
 
 /**
  * UTS #39 "highly restrictive": all in one script, or Latin with one of the CJK writing systems. Returns null when
