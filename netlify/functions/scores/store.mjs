@@ -99,9 +99,14 @@ export class ScoreStore {
   async submit(record) {
     const { date, id } = record;
     const recordKey = keys.record(date, record.actions_sha256);
-    await this.#claim("record", recordKey, id);
+    await this.#claim("record", recordKey, id, (stored) => stored.actions_sha256 === record.actions_sha256);
     try {
-      await this.#claim("name", keys.name(date, record.name_digest), id);
+      await this.#claim(
+        "name",
+        keys.name(date, record.name_digest),
+        id,
+        (stored) => stored.name_digest === record.name_digest,
+      );
     } catch (error) {
       if (error instanceof ClaimTaken) await this.#table.remove(recordKey).catch(() => {});
       throw error;
@@ -113,8 +118,12 @@ export class ScoreStore {
     return { created: false, existing };
   }
 
-  /** Takes `key` for `id`, or finds it already this id's; a claim held too long by nobody's record is taken over. */
-  async #claim(kind, key, id) {
+  /**
+   * Takes `key` for `id`, or finds it already this id's. A claim is taken over when its owner's record does not
+   * hold what it claims (`holds(record)` is false: the owner's retry stored another name) or, with no record at
+   * all, after STALE_CLAIM_MS (its request died).
+   */
+  async #claim(kind, key, id, holds) {
     const claim = { id, at: this.#now() };
     if (await this.#table.createOnly(key, claim)) return;
     const held = await this.#table.readWithEtag(key);
@@ -125,7 +134,8 @@ export class ScoreStore {
     if (held.data.id === id) return;
     const date = key.slice(0, 10);
     const ownerStored = await this.find(date, held.data.id);
-    if (ownerStored || this.#now() - held.data.at < STALE_CLAIM_MS) throw new ClaimTaken(kind, held.data.id);
+    const stale = ownerStored ? !holds(ownerStored) : this.#now() - held.data.at >= STALE_CLAIM_MS;
+    if (!stale) throw new ClaimTaken(kind, held.data.id);
     if (!(await this.#table.replaceIfMatch(key, claim, held.etag))) throw new ClaimTaken(kind, held.data.id);
   }
 

@@ -77,6 +77,16 @@ describe("claims", () => {
     assert.equal(view.you.id, copy.id);
   });
 
+  test("a name claimed by a request whose retry stored another name is free again", async () => {
+    const store = freshStore("claims-renamed");
+    const table = openStore("claims-renamed", server.options);
+    const renamed = record({ name: "Second Choice" });
+    await table.createOnly(`${DATE}/names/${lookalikeDigest("First Choice")}`, { id: renamed.id, at: clock });
+    await store.submit(renamed);
+    const other = record({ name: "First Choice" });
+    assert.deepEqual(await store.submit(other), { created: true });
+  });
+
   test("a claim whose owner stored its record is never taken over", async () => {
     const store = freshStore("claims-owned");
     const first = record();
