@@ -105,7 +105,8 @@ async function timed(fn) {
 
 async function measureHttp(plays, today) {
   const engine = loadEngine({ root: ROOT, snapshotPath: null });
-  const api = await startTestApi({ getEngine: () => engine });
+  // As deployed: an instance reuses a board read for a second, and the store is another process.
+  const api = await startTestApi({ getEngine: () => engine, boardCacheMs: 1000, blobsInChildProcess: true });
   await api.ready;
   const server = await serveLoopback(api.handle);
   const signal = AbortSignal.timeout(HTTP_DEADLINE_MS);
