@@ -70,7 +70,8 @@ async function guarded(what, operation) {
     return await operation();
   } catch (error) {
     if (error instanceof StoreFault) throw error;
-    throw new StoreFault(`${what}: ${error.message}`);
+    const status = error?.response?.headers?.get?.(FAULT_HEADER);
+    throw new StoreFault(`${what}: ${status ? `the store answered ${status}` : error.message}`);
   }
 }
 

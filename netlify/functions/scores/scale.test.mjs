@@ -2,10 +2,11 @@
 // submission's cost in Blobs requests the same on a bigger board.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { measureBoard } from "../../../benchmarks/bench_board.mjs";
+import { measureBoard, removeRunData } from "../../../benchmarks/bench_board.mjs";
 
 test("1,000 submissions 16 at a time: none lost, every rank exact, cost flat as the board grows", async () => {
   const report = await measureBoard({ count: 1000, concurrency: 16, checkSample: 1000 });
+  removeRunData();
   assert.deepEqual([report.total, report.lost, report.ranksChecked, report.topOk], [1000, 0, 1000, true]);
   const requests = report.perSubmission.map((tenth) => tenth.requests);
   assert.equal(requests.length, 10);
