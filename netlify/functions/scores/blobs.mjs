@@ -40,7 +40,9 @@ const STATUSES_OK = {
  * takes for success, and which StoreTable turns into a StoreFault.
  */
 export function singleAttemptFetch(baseFetch = globalThis.fetch) {
-  const fault = (what) => new Response(null, { status: 400, headers: { [FAULT_HEADER]: what } });
+  const fault = (what) =>
+    // x-nf-error is where the client reads an error's details for its message.
+    new Response(null, { status: 400, headers: { [FAULT_HEADER]: what, "x-nf-error": `the store answered ${what}` } });
   return async (url, init = {}) => {
     let response;
     try {
@@ -70,8 +72,7 @@ async function guarded(what, operation) {
     return await operation();
   } catch (error) {
     if (error instanceof StoreFault) throw error;
-    const status = error?.response?.headers?.get?.(FAULT_HEADER);
-    throw new StoreFault(`${what}: ${status ? `the store answered ${status}` : error.message}`);
+    throw new StoreFault(`${what}: ${error.message}`);
   }
 }
 
