@@ -8,7 +8,7 @@
 
 // A module worker (registered with type "module"): the score outbox's Background Sync handler is shared
 // with the page. build.py checks that every file imported here is in the build.
-import { handleSync } from "./js/sw-scores-sync.js";
+import { handleSync } from "./js/scores/sync.js";
 
 const PRECACHE = /* @precache */ { build_id: "dev", files: [] };
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -11,9 +11,9 @@ import pytest
 from build_module import load_build_module
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-
+# The loader's own setting (web/js/app/storage.js, "ewar.load"): the engine comes from the build's memory
+# snapshot, ~2 s here instead of ~6 s through micropip. test_loading_paths.py covers both paths and the choice.
+SNAPSHOT_PATH = "try { localStorage.setItem('ewar.load', 'snapshot'); } catch {}"
 
 
 @pytest.fixture(scope="session")
@@ -54,13 +54,28 @@ def server_url(
 
 
 @pytest.fixture
-def context(browser, server_url: str) -> Iterator[object]:
-    """A fresh browser context per test; relative URLs resolve against the dev server."""
-    fresh = browser.new_context(base_url=server_url)
+def new_context(browser, server_url: str) -> Iterator[Callable[..., object]]:
+    """new_context(**options): a fresh browser context (closed after the test) whose relative URLs resolve
+    against the dev server (or options' base_url) and whose pages load the engine from the memory snapshot."""
+    made = []
+
+    def make(**options) -> object:
+        fresh = browser.new_context(**{"base_url": server_url, **options})
+        fresh.add_init_script(script=SNAPSHOT_PATH)
+        made.append(fresh)
+        return fresh
+
     try:
-        yield fresh
+        yield make
     finally:
-        fresh.close()
+        for fresh in made:
+            fresh.close()
+
+
+@pytest.fixture
+def context(new_context) -> object:
+    """A fresh browser context per test (see new_context)."""
+    return new_context()
 
 
 @pytest.fixture

@@ -11,11 +11,14 @@ from itertools import pairwise
 import pytest
 from a11ykit import LANGUAGES, LOCALES, catalog, run_axe
 from pagedriver import (
+    advance,
     keyboard,
     lose_by_wrong_slaps,
     play_to_end,
+    run_until,
     short_practice_seeds,
     start_from_menu,
+    view_of,
     wait_ready,
 )
 
@@ -32,20 +35,22 @@ def state(page) -> str:
 
 
 def wait_cards_on_pile(page, count: int = 2) -> dict:
-    """Flips with Enter when it is our turn until the pile shows `count` face-up cards."""
+    """Flips with Enter when it is our turn until the pile shows `count` face-up cards (40 ms of test time
+    between looks); the view, drawn."""
     for _ in range(200):
-        view = page.evaluate("window.ewar.view()")
+        view = view_of(page)
         if len(view["pile"]["top"]) >= count and not view["collecting"]:
+            advance(page)
             return view
         if view["your_turn"]:
             page.keyboard.press("Enter")
-        page.wait_for_timeout(40)
+        advance(page, 40)
     raise AssertionError("the pile never showed cards")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_axe_finds_nothing_serious(browser, server_url, lang: str) -> None:
-    context = browser.new_context(base_url=server_url, locale=LOCALES[lang], viewport=PHONE)
+def test_axe_finds_nothing_serious(new_context, lang: str) -> None:
+    context = new_context(locale=LOCALES[lang], viewport=PHONE)
     try:
         page = context.new_page()
         held = []
@@ -187,17 +192,15 @@ def card_name(words: dict, card: str) -> str:
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "ur"])
-def test_cards_the_pile_and_the_packs_have_names(browser, server_url, lang: str) -> None:
+def test_cards_the_pile_and_the_packs_have_names(new_context, lang: str) -> None:
     words = catalog(lang)
-    context = browser.new_context(base_url=server_url, locale=LOCALES[lang])
+    context = new_context(locale=LOCALES[lang])
     try:
         page = context.new_page()
         page.goto("/")
         wait_ready(page)
         start_from_menu(page, speed="slow", deal=2024)
         wait_cards_on_pile(page, 3)
-        page.evaluate("window.ewar.view()")  # settle
-        page.wait_for_timeout(50)
         view, label, cards, you = page.evaluate("""() => [window.ewar.view(),
             document.querySelector('[data-testid=pile]').getAttribute('aria-label'),
             [...document.querySelectorAll('#pile-cards .card')].map((c) => [c.dataset.card, c.getAttribute('role'), c.getAttribute('aria-label')]),
@@ -239,11 +242,11 @@ def test_the_live_region_says_what_matters_without_flooding(page, wrong_first_se
     page.keyboard.press(" ")  # the pile is empty: a wrong slap
     # A turn that is over before the region's next slot (~800 ms pacing) is dropped, never said late: so wait
     # on the first turn of ours long enough for it to be said, whatever else the CPUs did meanwhile.
-    page.wait_for_function("window.ewar.view().your_turn || window.ewar.view().over")
-    page.wait_for_timeout(1800)
+    run_until(page, "window.ewar.view().your_turn || window.ewar.view().over")
+    advance(page, 1800)
     view = play_to_end(page, keyboard(page))
-    page.wait_for_function("document.body.dataset.state === 'over'")
-    page.wait_for_timeout(900)  # the last words wait for their turn
+    run_until(page, "document.body.dataset.state === 'over'")
+    advance(page, 900)  # the last words wait for their turn
     said = page.evaluate("window.ewar.announcements()")
     texts = [text for _t, text in said]
     times = [t for t, _text in said]
@@ -264,21 +267,22 @@ def test_the_live_region_says_what_matters_without_flooding(page, wrong_first_se
 # ---- Motion, touch, colour ----
 
 
-def test_reduced_motion_stops_flying_cards_and_pulses(browser, server_url) -> None:
+def test_reduced_motion_stops_flying_cards_and_pulses(new_context) -> None:
     probes = {}
     for motion in ("no-preference", "reduce"):
-        context = browser.new_context(base_url=server_url, reduced_motion=motion)
+        context = new_context(reduced_motion=motion)
         try:
             page = context.new_page()
             page.goto("/")
             wait_ready(page)
             start_from_menu(page, speed="slow", deal=2024)
-            page.wait_for_function("window.ewar.view().your_turn")
-            page.wait_for_timeout(100)
+            run_until(page, "window.ewar.view().your_turn")
+            advance(page, 100)
             pulse = page.eval_on_selector(
                 ".seat-south.is-your-turn .pack-back", "e => getComputedStyle(e).animationName"
             )
             page.keyboard.press("Enter")
+            advance(page)  # the frame that draws the card
             if motion == "no-preference":
                 page.wait_for_selector(
                     "#pile-cards .card[class*=enter-]", state="attached", timeout=2000

@@ -63,7 +63,7 @@ def test_every_key_the_page_asks_for_is_in_english() -> None:
     english = catalog("en")
     html = (ROOT / "web" / "index.html").read_text(encoding="utf-8")
     asked = set(re.findall(r'data-i18n(?:-label|-placeholder)?="([\w.]+)"', html))
-    for script in (ROOT / "web" / "js").glob("*.js"):
+    for script in (ROOT / "web" / "js").rglob("*.js"):
         asked |= set(re.findall(r'\bt\(\s*"([\w.]+)"', script.read_text(encoding="utf-8")))
     missing = [k for k in sorted(asked) if k not in english and f"{k}.other" not in english]
     assert missing == []
@@ -118,10 +118,8 @@ def wait_language(page, lang: str) -> None:
     ("locale", "expected"),
     [("fr-CA", "fr"), ("ko", "ko"), ("vi-VN", "vi"), ("ur-IN", "ur"), ("de-DE", "en")],
 )
-def test_the_browsers_language_is_chosen_by_primary_subtag(
-    browser, server_url, locale, expected
-) -> None:
-    context = browser.new_context(base_url=server_url, locale=locale)
+def test_the_browsers_language_is_chosen_by_primary_subtag(new_context, locale, expected) -> None:
+    context = new_context(locale=locale)
     try:
         page = context.new_page()
         page.goto("/")
@@ -132,8 +130,8 @@ def test_the_browsers_language_is_chosen_by_primary_subtag(
         context.close()
 
 
-def test_lang_in_the_address_wins_over_the_browser(browser, server_url) -> None:
-    context = browser.new_context(base_url=server_url, locale="ko-KR")
+def test_lang_in_the_address_wins_over_the_browser(new_context) -> None:
+    context = new_context(locale="ko-KR")
     try:
         page = context.new_page()
         page.goto("/?lang=vi")
@@ -144,8 +142,8 @@ def test_lang_in_the_address_wins_over_the_browser(browser, server_url) -> None:
         context.close()
 
 
-def test_the_picker_changes_the_language_and_it_is_remembered(browser, server_url) -> None:
-    context = browser.new_context(base_url=server_url, locale="en-US")
+def test_the_picker_changes_the_language_and_it_is_remembered(new_context) -> None:
+    context = new_context(locale="en-US")
     try:
         page = context.new_page()
         page.goto("/")
@@ -200,9 +198,9 @@ def check_both_sizes(page, lang: str, state: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_a_whole_game_in(browser, server_url, quick_seed, lang: str) -> None:
+def test_a_whole_game_in(new_context, quick_seed, lang: str) -> None:
     words = catalog(lang)
-    context = browser.new_context(base_url=server_url, locale=LOCALES[lang], viewport=PHONE)
+    context = new_context(locale=LOCALES[lang], viewport=PHONE)
     try:
         page = context.new_page()
         page.goto("/")
@@ -243,10 +241,8 @@ def test_a_whole_game_in(browser, server_url, quick_seed, lang: str) -> None:
 # ---- Right to left ----
 
 
-def test_urdu_reads_right_to_left_and_its_controls_work(
-    browser, server_url, wrong_first_seed
-) -> None:
-    context = browser.new_context(base_url=server_url, locale="en-US", viewport=PHONE)
+def test_urdu_reads_right_to_left_and_its_controls_work(new_context, wrong_first_seed) -> None:
+    context = new_context(locale="en-US", viewport=PHONE)
     try:
         page = context.new_page()
         page.goto("/?lang=ur")

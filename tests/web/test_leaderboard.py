@@ -3,10 +3,10 @@ player's name and shows up highlighted; played offline it waits in the outbox an
 back online, exactly once; bad names are caught before anything is sent; names are text, never HTML.
 
 A daily game at normal speed is long, so the driver below plays today's deal the quick way a real
-player could: it flips at once, waits 150 ms (more than the function's 100 ms bound) before slapping
-a Double or Sandwich, and once it has won a pile (or after 20 s) slaps wrongly while the game waits
-for it, until it is out of cards and eliminated -- a finished daily game with a small, real score.
-Its keys go through the page's own input module (keydown events, stamped with the page's clock)."""
+player could, on test time (pagedriver): it flips at once, slaps a Double or Sandwich 150 ms after it
+shows (more than the function's 100 ms bound), and once it has won a pile (or after 20 s of the game)
+slaps wrongly until it is out of cards and eliminated -- a finished daily game with a small, real score.
+Its keys are real key presses through the page's own input module."""
 
 from __future__ import annotations
 
@@ -18,57 +18,25 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from pagedriver import wait_ready
+from pagedriver import (
+    advance,
+    keyboard,
+    lose_by_wrong_slaps,
+    play_to_end,
+    start_from_menu,
+    wait_ready,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SEND_MS = 60_000  # the first verification in a fresh function instance loads Pyodide
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{22,64}$")
 YOU = "[data-testid=leaderboard-you]"
 STATUS = "[data-testid=leaderboard-status]"
+REACTION_MS = 150
+RETRY_MS = 5_000  # the page's first retry after a busy server (web/js/scores/leaderboard.js)
+PLAY_BEFORE_LOSING_MS = 20_000
 
-PLAY_DAILY_QUICKLY = """
-async ({ budgetMs, reactionMs }) => {
-  const rank = (card) => card.slice(0, -1);
-  const pattern = (top) => {
-    const n = top.length;
-    return (n >= 2 && rank(top[n - 1]) === rank(top[n - 2])) || (n >= 3 && rank(top[n - 1]) === rank(top[n - 3]));
-  };
-  const press = (key) => document.body.dispatchEvent(
-    new KeyboardEvent("keydown", { key, code: key === " " ? "Space" : key, bubbles: true }));
-  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
-  const started = performance.now();
-  let seen = null;
-  let seenAt = 0;
-  for (;;) {
-    await frame();
-    let view = window.ewar.view();
-    if (view.over) return view;
-    const key = JSON.stringify(view.pile);
-    const enough = view.piles_slapped >= 1 || performance.now() - started > budgetMs;
-    if (pattern(view.pile.top)) {
-      if (seen !== key && seen !== `slapped:${key}`) {
-        seen = key;
-        seenAt = performance.now();
-      } else if (seen === key && !enough && performance.now() - seenAt >= reactionMs) {
-        press(" ");
-        seen = `slapped:${key}`;
-      }
-      continue;
-    }
-    // Nothing moves while the game waits for you: burn every card with wrong slaps, then one more.
-    if (enough && (view.your_turn || view.seats[0].status === "out")) {
-      for (let i = 0; i < 60 && !view.over && !pattern(view.pile.top); i += 1) {
-        press(" ");
-        view = window.ewar.view();
-      }
-      continue;
-    }
-    if (view.your_turn) press("Enter");
-  }
-}
-"""
-
-SCORE_QUEUE = "import('./js/score-queue.js')"
+SCORE_QUEUE = "import('./js/scores/outbox.js')"
 
 
 def unique_name(prefix: str) -> str:
@@ -110,13 +78,14 @@ def save_name(page, name: str) -> None:
 
 def finish_daily(page) -> dict:
     """Today's scored daily, played to its end from the menu; the final view."""
-    page.click("[data-testid=mode-daily]")
-    page.click("[data-testid=start]")
-    page.wait_for_function("document.body.dataset.state === 'playing'")
-    first = page.evaluate("window.ewar.view()")
+    first = start_from_menu(page, mode="daily")
     assert first["mode"] == "daily", first
-    view = page.evaluate(PLAY_DAILY_QUICKLY, {"budgetMs": 20_000, "reactionMs": 150})
-    page.wait_for_function("document.body.dataset.state === 'over'")
+
+    def enough(view: dict) -> bool:
+        return view["piles_slapped"] >= 1 or view["clock"] >= PLAY_BEFORE_LOSING_MS
+
+    play_to_end(page, keyboard(page), reaction_ms=REACTION_MS, stop=enough)
+    view = lose_by_wrong_slaps(page, tries=400)
     assert view["over"] and view["result"] is not None
     return view
 
@@ -270,6 +239,7 @@ def test_a_busy_server_keeps_the_score_and_it_is_sent_again_with_the_same_id(
     assert "waiting to be sent" in page.inner_text(STATUS)
 
     server["busy"] = False  # the page tries again by itself, a few seconds later
+    advance(page, RETRY_MS)
     page.wait_for_selector(f"{YOU}[data-state=sent]", timeout=SEND_MS)
     check_your_row(page, view, name)
     ids = [request.post_data_json["id"] for request in posts]
@@ -372,7 +342,9 @@ def test_names_are_drawn_as_text_never_as_html(page) -> None:
     assert rows.nth(1).locator("td").nth(2).inner_text() == "10:01"
 
 
-CATALOGS = {code: json.loads((ROOT / "web" / "i18n" / f"{code}.json").read_text()) for code in ("en", "fr")}
+CATALOGS = {
+    code: json.loads((ROOT / "web" / "i18n" / f"{code}.json").read_text()) for code in ("en", "fr")
+}
 NOTE = "[data-testid=leaderboard-offline]"
 
 
@@ -434,7 +406,8 @@ NAMES = [
 def test_the_page_checks_names_with_the_servers_rule(page) -> None:
     open_game(page)
     on_page = page.evaluate(
-        "(names) => import('./js/leaderboard.js').then((m) => names.map(m.normalizeName))", NAMES
+        "(names) => import('./js/scores/leaderboard.js').then((m) => names.map(m.normalizeName))",
+        NAMES,
     )
     script = (
         "import { normalizeName } from './netlify/functions/scores/submission.mjs';"
@@ -450,7 +423,7 @@ def test_the_page_checks_names_with_the_servers_rule(page) -> None:
     )
     assert on_page == json.loads(done.stdout)
     ids = page.evaluate(
-        "import('./js/leaderboard.js').then((m) => [1, 2, 3].map(() => m.newSubmissionId()))"
+        "import('./js/scores/leaderboard.js').then((m) => [1, 2, 3].map(() => m.newSubmissionId()))"
     )
     assert len(set(ids)) == 3 and all(ID_PATTERN.match(i) for i in ids)
 
@@ -491,7 +464,7 @@ def test_your_rank_shows_even_outside_the_top_50(page) -> None:
 SYNC_EVENT = """
 async ({ tag }) => {
   window.clients = { matchAll: async () => [] };  // a page standing in for the service worker's global
-  const { handleSync } = await import("./js/sw-scores-sync.js");
+  const { handleSync } = await import("./js/scores/sync.js");
   let work = null;
   const handled = handleSync({ tag, waitUntil: (promise) => { work = promise; } });
   if (!work) return { handled, outcome: null };

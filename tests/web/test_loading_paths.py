@@ -132,7 +132,8 @@ def test_micropip_path_loads_and_plays(tab, build_info):
     # Each wheel is downloaded once, alongside the runtime, not again by Pyodide or micropip.
     wheels = sorted(name.rsplit("/", 1)[-1] for name in fetched if name.endswith(".whl"))
     assert wheels == sorted(
-        path.rsplit("/", 1)[-1] for path in (build_info["micropip_wheel"], build_info["engine_wheel"])
+        path.rsplit("/", 1)[-1]
+        for path in (build_info["micropip_wheel"], build_info["engine_wheel"])
     )
     actions = [kind for _t, kind in flip_and_slap(tab)["actions"]]
     assert "f" in actions and "s" in actions

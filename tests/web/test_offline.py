@@ -36,7 +36,7 @@ CACHE_NAMES = "caches.keys()"
 SERVED_AS = {
     "pyodide/pyodide.asm.wasm": "application/wasm",
     "pyodide/pyodide.mjs": "text/javascript; charset=utf-8",
-    "js/shell.js": "text/javascript; charset=utf-8",
+    "js/app/main.js": "text/javascript; charset=utf-8",
     "manifest.webmanifest": "application/manifest+json; charset=utf-8",
     "index.html": "text/html; charset=utf-8",
     "css/main.css": "text/css; charset=utf-8",
@@ -119,7 +119,16 @@ def finish_game(page) -> dict:
 # Playing with no network
 
 
-def test_a_practice_game_loads_and_plays_offline(context, page, server_url, build_info, quick_seed):
+def test_a_practice_game_loads_and_plays_offline(browser, server_url, build_info, quick_seed):
+    # The loader's own choice (no path forced): micropip on this first visit, the worker's snapshot offline.
+    context = browser.new_context(base_url=server_url)
+    try:
+        play_offline(context, context.new_page(), server_url, build_info, quick_seed)
+    finally:
+        context.close()
+
+
+def play_offline(context, page, server_url, build_info, quick_seed) -> None:
     page.goto("/")
     wait_ready(page)
     status = wait_precached(page)
@@ -133,16 +142,19 @@ def test_a_practice_game_loads_and_plays_offline(context, page, server_url, buil
     types = page.evaluate(CONTENT_TYPES, list(SERVED_AS))
     assert types == SERVED_AS  # from the cache, offline
     if build_info.get("snapshot"):  # the loader's fast path: the snapshot, from the worker's cache
-        assert page.evaluate("window.ewar.engine.path") == "snapshot"
+        engine = page.evaluate("[window.ewar.engine.path, window.ewar.engine.reason]")
+        assert engine == ["snapshot", "snapshot in the service worker's cache"]
 
     first = start_from_menu(page, speed="fast", deal=quick_seed)
     assert (first["mode"], first["seed"]) == ("practice", quick_seed)
     finish_game(page)
 
 
-def test_the_daily_game_plays_offline_with_the_devices_utc_date(browser, server_url, build_info):
+def test_the_daily_game_plays_offline_with_the_devices_utc_date(
+    new_context, server_url, build_info
+):
     # UTC+14: for most of the day the local date is not the UTC date the daily must use.
-    context = browser.new_context(base_url=server_url, timezone_id="Pacific/Kiritimati")
+    context = new_context(timezone_id="Pacific/Kiritimati")
     try:
         page = context.new_page()
         page.goto("/")
@@ -205,38 +217,32 @@ def test_the_leaderboard_says_offline_and_shows_the_last_board_seen(context, pag
     assert "Ada" in offline  # the last board seen, from before going offline
     assert page.evaluate("window.ewar.missingKeys()") == []
 
+    page.evaluate("localStorage.removeItem('ewar.leaderboards')")  # no board of that day kept
+    page.reload()
+    wait_ready(page)
+    open_leaderboard(page)
+    note = page.inner_text("[data-testid=leaderboard-offline]")
+    assert note == "You're offline: the leaderboard will show when you're back online."
 
-def test_fetch_board_offline_gives_the_last_board_or_says_there_is_none(context, page):
-    """The small function web/js/leaderboard.js calls (web/js/offline-board.js), on its own."""
+
+def test_fetch_board_tells_offline_from_a_server_that_failed(context, page):
+    """The small function the leaderboard asks for a board (web/js/scores/board-api.js), on its own."""
     page.route(SCORES_API, lambda route: route.fulfill(json=fake_board("2026-11-30")))
     page.goto("/")
     wait_ready(page)
     wait_precached(page)
     fetch_board = """
-      async ([url, forget]) => {
-        const { fetchBoard, showOfflineNote } = await import("./js/offline-board.js");
-        if (forget) localStorage.removeItem("ewar.lastLeaderboard");
-        const panel = document.createElement("section");
-        const result = await fetchBoard(url);
-        showOfflineNote(panel, result);
-        const note = panel.querySelector("[data-testid=leaderboard-offline]");
-        return { ...result, note: note ? note.textContent : null };
-      }
+      async (url) => (await import("./js/scores/board-api.js")).fetchBoard(url)
     """
-    online = page.evaluate(fetch_board, ["/api/scores?date=2026-11-30", False])
-    assert (
-        online["offline"] is False
-        and online["board"] == fake_board("2026-11-30")
-        and online["note"] is None
-    )
+    online = page.evaluate(fetch_board, "/api/scores?date=2026-11-30")
+    assert online == {"board": fake_board("2026-11-30"), "offline": False, "failed": False}
     page.unroute(SCORES_API)
+    page.route(SCORES_API, lambda route: route.fulfill(status=503, json={"error": "busy"}))
+    failed = page.evaluate(fetch_board, "/api/scores?date=2026-11-30")
+    assert failed == {"board": None, "offline": False, "failed": True}
     context.set_offline(True)
-    offline = page.evaluate(fetch_board, ["/api/scores?date=2026-12-01", False])
-    assert offline["offline"] is True and offline["board"] == fake_board("2026-11-30")
-    assert offline["note"].startswith("You're offline: this is the leaderboard as it was at ")
-    never = page.evaluate(fetch_board, ["/api/scores?date=2026-12-01", True])
-    assert never["offline"] is True and never["board"] is None
-    assert never["note"] == "You're offline: the leaderboard will show when you're back online."
+    offline = page.evaluate(fetch_board, "/api/scores?date=2026-12-01")
+    assert offline == {"board": None, "offline": True, "failed": False}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -276,8 +282,10 @@ def wait_for_waiting_worker(page) -> None:
     )
 
 
-def test_a_new_deploy_is_offered_at_the_next_pause_and_taken_on_reload(browser, site, quick_seed):
-    context = browser.new_context(base_url=site["url"])
+def test_a_new_deploy_is_offered_at_the_next_pause_and_taken_on_reload(
+    new_context, site, quick_seed
+):
+    context = new_context(base_url=site["url"])
     try:
         page = context.new_page()
         page.goto("/")
@@ -316,10 +324,10 @@ def test_a_new_deploy_is_offered_at_the_next_pause_and_taken_on_reload(browser, 
         context.close()
 
 
-def test_a_deploy_whose_files_do_not_match_never_takes_over(browser, site):
+def test_a_deploy_whose_files_do_not_match_never_takes_over(new_context, site):
     """A file that is not what the new sw.js lists (a stale CDN copy, a half-finished upload) fails
     the install: the old version stays in charge with its complete cache, and nothing is offered."""
-    context = browser.new_context(base_url=site["url"])
+    context = new_context(base_url=site["url"])
     try:
         page = context.new_page()
         page.goto("/")

@@ -61,9 +61,13 @@ def test_a_whole_game_with_the_keyboard(page, quick_seeds) -> None:
     check_replay(page, view)
 
 
-def test_a_whole_game_with_taps(browser, server_url, quick_seeds) -> None:
-    context = browser.new_context(base_url=server_url, has_touch=True, is_mobile=True,
-                                  viewport={"width": 390, "height": 844}, device_scale_factor=2)
+def test_a_whole_game_with_taps(new_context, quick_seeds) -> None:
+    context = new_context(
+        has_touch=True,
+        is_mobile=True,
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+    )
     try:
         page = context.new_page()
         page.goto("/")

@@ -1,9 +1,7 @@
 // Fills the how-to-play and about dialogs from the catalog and opens them as modal dialogs (focus in, focus back).
 
-import { t } from "./i18n.js";
-
-/** The numbers the scoring text quotes (RULES.md, "Scoring"); formatted for the language by t(). */
-export const SCORING = Object.freeze({ base: 2000, perSecond: 2, perWrongSlap: 20, floor: 500, perPile: 25 });
+import { t } from "../app/i18n.js";
+import { ruleNumbers } from "../app/rule-numbers.js";
 
 const range = (prefix, count) => Array.from({ length: count }, (_, i) => `${prefix}.${i + 1}`);
 
@@ -26,13 +24,13 @@ const HELP = [
 ];
 const ABOUT = range("help.about", 5).map((key) => ["p", key]);
 
-function element(tag, key) {
-  const el = document.createElement(tag);
-  el.textContent = t(key, SCORING);
-  return el;
-}
-
-function fill(body, blocks) {
+/** The blocks' texts, their numbers (the scoring's) from the engine and formatted for the language by t(). */
+function fill(body, blocks, numbers) {
+  const element = (tag, key) => {
+    const el = document.createElement(tag);
+    el.textContent = t(key, numbers);
+    return el;
+  };
   body.replaceChildren(...blocks.map(([tag, keys]) => {
     if (tag !== "ul") return element(tag, keys);
     const list = document.createElement("ul");
@@ -41,17 +39,23 @@ function fill(body, blocks) {
   }));
 }
 
+/** The how-to-play and about dialogs; each is filled when it opens, and again in a new language while open. */
 export function createHelp({ helpDialog, aboutDialog }) {
+  const contents = new Map([[helpDialog, HELP], [aboutDialog, ABOUT]]);
   let returnTo = null;
 
-  function render() {
-    fill(helpDialog.querySelector(".doc-body"), HELP);
-    fill(aboutDialog.querySelector(".doc-body"), ABOUT);
+  function render(dialog) {
+    fill(dialog.querySelector(".doc-body"), contents.get(dialog), dialog === helpDialog ? ruleNumbers() : {});
+  }
+
+  /** Again in the page's current language, the dialog that is open (if any). */
+  function relabel() {
+    for (const dialog of contents.keys()) if (dialog.open) render(dialog);
   }
 
   function open(dialog, opener) {
     if (dialog.open) return;
-    render();
+    render(dialog);
     returnTo = opener ?? document.activeElement;
     dialog.showModal();
     dialog.scrollTop = 0;
@@ -76,7 +80,7 @@ export function createHelp({ helpDialog, aboutDialog }) {
   }
 
   return {
-    render,
+    relabel,
     openHelp: (opener) => open(helpDialog, opener),
     openAbout: (opener) => open(aboutDialog, opener),
     isOpen: () => helpDialog.open || aboutDialog.open,

@@ -1,5 +1,9 @@
 // Loads the engine: from the build's Pyodide memory snapshot where that wins, else Pyodide + micropip + the
-// engine wheel; reports progress per phase and resolves to the ewar.bridge module.
+// engine wheel; reports progress per phase and resolves to the ewar.bridge module. The Pyodide steps themselves
+// are the shared host's (host.js); the Python they run is the bridge's (after_restore, after_install).
+
+import { createStorage } from "../app/storage.js";
+import { installWithMicropip, restoreEngine } from "./host.js";
 
 export const PHASES = ["runtime", "micropip", "engine"];
 
@@ -10,14 +14,7 @@ const PATH_SHARES = {
   micropip: { runtime: 0.8, micropip: 0.08, engine: 0.12 },
   snapshot: { runtime: 0.6, engine: 0.4 },
 };
-// Within the runtime phase, the files Pyodide fetches, by their share of the phase.
-const RUNTIME_FILES = [
-  ["pyodide.asm.mjs", 0.12],
-  ["pyodide.asm.wasm", 0.55],
-  ["python_stdlib.zip", 0.2],
-  ["pyodide-lock.json", 0.03],
-];
-const RUNTIME_READY_SHARE = 0.1;
+const storage = createStorage();
 
 /** A loading failure with a catalog key for the message shown to the player. */
 export class LoadError extends Error {
@@ -76,16 +73,21 @@ function progressReporter(onProgress, shares) {
   };
 }
 
-/** Moves the runtime phase forward as each of Pyodide's own files finishes downloading. */
-function watchRuntimeFiles(report) {
+/**
+ * Moves the runtime phase forward as each of Pyodide's own files finishes downloading, by its share of their
+ * bytes. The files are build-info's runtime_files ({name under pyodide/: bytes}), the build's one list of them.
+ */
+function watchRuntimeFiles(report, runtimeFiles) {
+  const files = Object.entries(runtimeFiles ?? {});
+  const total = files.reduce((sum, [, bytes]) => sum + bytes, 0) || 1;
   const seen = new Set();
   const update = (entries) => {
     for (const entry of entries) {
-      const file = RUNTIME_FILES.find(([name]) => entry.name.endsWith(`/${name}`));
+      const file = files.find(([name]) => entry.name.endsWith(`/pyodide/${name}`));
       if (file) seen.add(file[0]);
     }
-    const done = RUNTIME_FILES.reduce((sum, [name, share]) => sum + (seen.has(name) ? share : 0), 0);
-    report("runtime", done);
+    const done = files.reduce((sum, [name, bytes]) => sum + (seen.has(name) ? bytes : 0), 0);
+    report("runtime", done / total);
   };
   if (typeof PerformanceObserver !== "function") return () => {};
   const observer = new PerformanceObserver((list) => update(list.getEntries()));
@@ -94,25 +96,16 @@ function watchRuntimeFiles(report) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fast path: a Pyodide memory snapshot made at build time (tools/page_snapshot.mjs, build step page_snapshot)
-// with every ewar module already imported. build-info.json names it ("snapshot": file, size, sha256,
+// Fast path: a Pyodide memory snapshot made at build time (by the build's snapshot maker, with host.js) with every
+// ewar module already imported. build-info.json names it ("snapshot": file, size, sha256,
 // pyodide_version, engine_version); it is used only when it matches this runtime and this build, and any failure
 // falls back to the micropip path. The policy (when it is worth its ~6 MB) is in chooseSnapshot().
 
 const LOAD_CHOICES = ["auto", "snapshot", "micropip"];
-const LOAD_SETTING = "ewar.load";
 
-function readSetting(key) {
-  try {
-    return globalThis.localStorage?.getItem(key) ?? null;
-  } catch {
-    return null; // storage blocked
-  }
-}
-
-/** "auto", unless ?load=snapshot|micropip or localStorage "ewar.load" forces a path (tests, benchmarks). */
+/** "auto", unless ?load=snapshot|micropip or the stored setting (storage.forcedLoadPath) forces a path. */
 function requestedPath() {
-  const asked = new URLSearchParams(location.search).get("load") ?? readSetting(LOAD_SETTING);
+  const asked = new URLSearchParams(location.search).get("load") ?? storage.forcedLoadPath();
   return LOAD_CHOICES.includes(asked) ? asked : "auto";
 }
 
@@ -132,15 +125,6 @@ async function cachedSnapshot(url) {
 
 // Where the Network Information API exists (Chromium), downlink is its estimate in Mbps, capped at 10.
 const FAST_DOWNLINK_MBPS = 10;
-const SNAPSHOT_SEEN = "ewar.snapshotLoaded"; // sha256 of the last snapshot this browser loaded
-
-function rememberSnapshot(sha256) {
-  try {
-    globalThis.localStorage?.setItem(SNAPSHOT_SEEN, sha256);
-  } catch {
-    // storage blocked: the next visit decides without it
-  }
-}
 
 /** True when the browser estimates at least FAST_DOWNLINK_MBPS and data is not to be saved. */
 function fastConnection() {
@@ -169,7 +153,7 @@ async function chooseSnapshot(buildInfo) {
   const cached = await cachedSnapshot(pageUrl(snapshot.file));
   if (asked === "snapshot") return { use: true, cached, reason: "snapshot asked for" };
   if (cached) return { use: true, cached, reason: "snapshot in the service worker's cache" };
-  if (readSetting(SNAPSHOT_SEEN) === snapshot.sha256) return { use: true, cached, reason: "snapshot loaded before" };
+  if (storage.snapshotSeen() === snapshot.sha256) return { use: true, cached, reason: "snapshot loaded before" };
   if (fastConnection()) return { use: true, cached, reason: "fast connection" };
   return { use: false, reason: "first visit, connection not known to be fast" };
 }
@@ -208,40 +192,6 @@ async function snapshotBytes(url, snapshot, cached, onFraction, signal) {
   return bytes;
 }
 
-/** The snapshot fixes Python's random state at build time; the engine does not use it, but nothing should. */
-const RESEED = "import sys\nif 'random' in sys.modules: sys.modules['random'].seed()";
-
-/**
- * A restored snapshot has run none of the interpreter's code in this page, so the browser compiles each wasm
- * function on its first call: without this, the first second of play held 100-250 ms long tasks. One short
- * game through the bridge (flips, slaps, a replay check) compiles them while the progress bar still shows.
- */
-const WARM_UP = `
-import json
-from ewar import bridge as _b
-_s = _b.new_game("practice", 20261130, "fast", False, None)
-_t = 0
-for _i in range(400):
-    _v = json.loads(_s.frame(_t))["view"]
-    if _v["over"]:
-        break
-    if _v["your_turn"]:
-        _s.flip(_t)
-    elif _i % 5 == 0:
-        _s.slap(_t)
-    _t = max(_t + 1, _v["wake_at"] or _t + 50)
-_b.verify(_s.replay())
-del _b, _s, _t, _i, _v
-`;
-
-/**
- * Everything loading left on the heap (the interpreter's, micropip's and the engine's modules) moves to a
- * generation the cyclic garbage collector never scans again: a full collection during play then walks only
- * the game's own objects, not tens of thousands of long-lived ones (the worst engine call in a frame went
- * from 8.6 ms to 4.8 ms in benchmarks/bench_page.py's play).
- */
-const FREEZE = "import gc\ngc.collect()\ngc.freeze()";
-
 /** Resolves to the same shape as loadWithMicropip, or to {failed: reason} to fall back to it. */
 async function loadFromSnapshot(buildInfo, report, cached) {
   const snapshot = buildInfo.snapshot;
@@ -254,26 +204,24 @@ async function loadFromSnapshot(buildInfo, report, cached) {
     return ready;
   });
   bytes.catch(() => {}); // awaited by loadPyodide; a failure before that is handled below, not unhandled
-  const stopWatching = watchRuntimeFiles(report);
+  const stopWatching = watchRuntimeFiles(report, buildInfo.runtime_files);
   try {
     const { loadPyodide, version } = await importPyodide();
     if (version !== snapshot.pyodide_version || snapshot.engine_version !== buildInfo.engine_version) {
       throw new Error(`made for Pyodide ${snapshot.pyodide_version} and engine ${snapshot.engine_version}`);
     }
     // The runtime's files download while the snapshot does: loadPyodide awaits it only to instantiate.
-    const pyodide = await loadPyodide({ indexURL: pageUrl("pyodide/"), _loadSnapshot: bytes });
+    const { pyodide, bridge } = await restoreEngine({
+      loadPyodide, indexURL: pageUrl("pyodide/"), snapshot: bytes, expect: { version: buildInfo.engine_version },
+    });
     report("runtime", 1);
     report("engine", 0.95);
-    const bridge = pyodide.pyimport("ewar.bridge"); // already in sys.modules: the snapshot's files are not
-    if (String(bridge.ENGINE_VERSION) !== buildInfo.engine_version) {
-      throw new Error(`the restored engine is ${bridge.ENGINE_VERSION}`);
-    }
-    pyodide.runPython(RESEED);
+    // Reseeds Python's random (fixed at build time), and compiles the wasm functions play needs while the
+    // progress bar still shows (else the first second of play held 100-250 ms long tasks); then freezes the heap.
     const warmStart = performance.now();
-    pyodide.runPython(WARM_UP);
+    bridge.after_restore();
     performance.measure("ewar:warm-up", { start: warmStart });
-    pyodide.runPython(FREEZE);
-    rememberSnapshot(snapshot.sha256);
+    storage.rememberSnapshot(snapshot.sha256);
     report("engine", 1);
     return { pyodide, bridge, buildInfo, path: "snapshot" };
   } catch (error) {
@@ -302,9 +250,6 @@ async function step(key, params, action) {
   }
 }
 
-/** Where the engine wheel is put for micropip to install it from the in-memory file system ("emfs:"). */
-const WHEEL_DIR = "/tmp/ewar-wheels";
-
 async function loadWithMicropip(buildInfo, report) {
   report("runtime", 0);
   // Both wheels download while the runtime does, instead of one after the other once Python is up.
@@ -312,38 +257,26 @@ async function loadWithMicropip(buildInfo, report) {
   const engineBytes = fetchBytes(buildInfo.engine_wheel);
   micropipBytes.catch(() => {}); // awaited below; a failure before then is not unhandled
   engineBytes.catch(() => {});
-  const stopWatching = watchRuntimeFiles(report);
+  const stopWatching = watchRuntimeFiles(report, buildInfo.runtime_files);
   const { loadPyodide } = await importPyodide();
   const pyodide = await step("loading.errorMissing", { file: "pyodide/" }, () =>
     loadPyodide({ indexURL: pageUrl("pyodide/") }));
   stopWatching();
   report("runtime", 1);
 
+  // micropip is pure Python: its wheel is unpacked (by file, not from Pyodide's lock file: the PyPI wheel's hash
+  // differs from the one listed there), then it installs the engine's wheel from the in-memory file system.
   report("micropip", 0);
-  // micropip is pure Python: unpacking its wheel is all loadPackage would do, without a second request.
-  // (By file, not from Pyodide's lock file: the PyPI wheel's hash differs from the one listed there.)
-  const micropipWheel = await micropipBytes;
-  await step("loading.errorMissing", { file: buildInfo.micropip_wheel }, () =>
-    pyodide.unpackArchive(micropipWheel, "wheel"));
+  const [micropipWheel, engineWheel] = await Promise.all([micropipBytes, engineBytes]);
+  const engineWheelName = buildInfo.engine_wheel.split("/").pop();
+  const installing = `${buildInfo.micropip_wheel}, ${buildInfo.engine_wheel}`;
+  const bridge = await step("loading.errorMissing", { file: installing }, () =>
+    installWithMicropip(pyodide, { micropipWheel, engineWheel, engineWheelName }));
   report("micropip", 1);
-
-  report("engine", 0);
-  const micropip = await step("loading.errorMissing", { file: buildInfo.micropip_wheel }, () =>
-    pyodide.pyimport("micropip"));
-  const wheelPath = `${WHEEL_DIR}/${buildInfo.engine_wheel.split("/").pop()}`;
-  const engineWheel = await engineBytes;
-  await step("loading.errorMissing", { file: buildInfo.engine_wheel }, async () => {
-    pyodide.FS.mkdirTree(WHEEL_DIR);
-    pyodide.FS.writeFile(wheelPath, engineWheel);
-    await micropip.install(`emfs:${wheelPath}`);
-  });
-  micropip.destroy();
   report("engine", 0.8);
-  const bridge = pyodide.pyimport("ewar.bridge");
+  bridge.after_install(); // freezes the loaded heap: collections during play walk only the game's objects
   // What the installed distribution says installed it (its INSTALLER file): shown to tools and tests.
-  const installer = pyodide.runPython(
-    "__import__('importlib.metadata').metadata.distribution('ewar').read_text('INSTALLER').strip()");
-  pyodide.runPython(FREEZE);
+  const installer = String(bridge.installer());
   report("engine", 1);
   return { pyodide, bridge, buildInfo, path: "micropip", installer };
 }
@@ -374,7 +307,7 @@ async function load(onProgress, onPath) {
   return markReady({ ...engine, reason });
 }
 
-// One load per page, started as early as possible (js/start.js, before the shell's modules have arrived);
+// One load per page, started as early as possible (engine/start.js, before the app's modules have arrived);
 // whoever asks for it later is told the latest progress at once, then each change.
 let loading = null;
 let latestPath = null;

@@ -1,6 +1,7 @@
-// Draws the leaderboard panel: the name field, the submission status, the day tabs and the board table (names as text only).
+// Draws the leaderboard panel: the name field, the submission status, the day tabs, the board table (names as
+// text only) and the note when the board shown is not a fresh one.
 
-import { currentLanguage, formatNumber, t } from "./i18n.js";
+import { currentLanguage, formatDateTime, formatNumber, t } from "../app/i18n.js";
 
 export const TOP = 50;
 
@@ -21,13 +22,6 @@ export function formatDuration(ms) {
   const seconds = Math.floor(Math.max(0, ms) / 1000);
   const two = new Intl.NumberFormat(currentLanguage(), { minimumIntegerDigits: 2, useGrouping: false });
   return `${two.format(Math.floor(seconds / 60))}:${two.format(seconds % 60)}`;
-}
-
-/** "2026-11-30" -> "Nov 30, 2026" in the page's language (the day is a UTC day). */
-export function formatDay(date) {
-  const time = Date.parse(`${date}T00:00:00Z`);
-  if (Number.isNaN(time)) return String(date);
-  return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: "medium", timeZone: "UTC" }).format(time);
 }
 
 function durationAttribute(ms) {
@@ -193,7 +187,26 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
     nameInput.focus();
   }
 
+  /**
+   * The note at the top of the panel: offline (no network), failed (the network is there but the server did not
+   * answer well), or neither (the note goes); seenAt: when the board shown was fetched (null: none kept).
+   */
+  function setNote({ offline, failed, seenAt }) {
+    let note = panel.querySelector(":scope > .offline-note");
+    if (!offline && !failed) {
+      note?.remove();
+      return;
+    }
+    if (!note) {
+      note = element("p", { className: "offline-note", testid: "leaderboard-offline", role: "status" });
+      panel.prepend(note);
+    }
+    note.dataset.reason = offline ? "offline" : "failed";
+    const key = offline ? "offline.leaderboard" : "offline.leaderboardFailed";
+    note.textContent = seenAt ? t(key, { time: formatDateTime(seenAt) }) : t(`${key}None`);
+  }
+
   labels();
   setNameError(null);
-  return { labels, setName, setNameError, setSubmit, setStatus, selectTab, drawBoard, focusName };
+  return { labels, setName, setNameError, setSubmit, setStatus, selectTab, drawBoard, setNote, focusName };
 }

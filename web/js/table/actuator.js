@@ -1,33 +1,16 @@
 // Draws the engine's view inside requestAnimationFrame and turns its events into brief, non-blocking feedback.
 
-import { formatClock, formatMinus, formatNumber, t } from "./i18n.js";
+import { formatClock, formatNumber, t } from "../app/i18n.js";
+import { ruleNumbers } from "../app/rule-numbers.js";
+import { cardName, parseCard, seatName } from "./words.js";
 
 export const SEATS = ["south", "west", "north", "east"];
 const RED_SUITS = new Set(["H", "D"]);
 const TOAST_MS = 1600;
 const GHOST_MS = 400;
-// Shown while playing: what a win would score right now (the engine's final word is view.result.score).
-
-export function parseCard(card) {
-  return { rank: card.slice(0, -1), suit: card.slice(-1) };
-}
-
-export function cardName(card) {
-  const { rank, suit } = parseCard(card);
-  return t("card.name", { rank: t(`rank.${rank}`), suit: t(`suit.${suit}`) });
-}
 
 function rankLabel(rank) {
   return /^\d+$/.test(rank) ? rank : t(`rank.short.${rank}`);
-}
-
-export function seatName(seat) {
-  return t(`seat.${seat}`);
-}
-
-/** The running score, as the engine computes it (what a win would score now, or the final score). */
-export function runningScore(view) {
-  return view.score;
 }
 
 function createCardElement(card) {
@@ -60,14 +43,6 @@ function replay(el, name) {
     animation.play();
   }
   el.classList.add(name);
-}
-
-/** The result panel's title: who won, or how the game ended. */
-export function resultTitle(result) {
-  if (result.reason === "time_limit") return result.won ? t("result.time_limitWon") : t("result.time_limit");
-  if (result.won) return t("result.won");
-  if (result.reason === "eliminated") return t("result.eliminated");
-  return t("result.cpu_won", { winner: result.winner ? seatName(result.winner) : "" });
 }
 
 /** announcer (optional): told of every drawn view and its events, for the screen-reader live region. */
@@ -224,7 +199,7 @@ export function createActuator({ sound, announcer = null }) {
     setText($("challenge"), challengeText(view));
     setText($("clock"), formatClock(view.over && view.result ? view.result.duration_ms : view.clock));
     setText($("wrong"), formatNumber(view.wrong_slaps));
-    setText($("score"), formatNumber(runningScore(view)));
+    setText($("score"), formatNumber(view.score)); // what a win would score now, or the final score
   }
 
   // ---- Feedback from events: flashes, toasts, sounds; never blocks input ----
@@ -281,7 +256,7 @@ export function createActuator({ sound, announcer = null }) {
           flashSeat(e.seat, t("flash.wrong"), true);
           if (e.seat === "south") {
             replay(pile, "wrong");
-            showToast(t(e.burned ? "event.wrongSlapYou" : "event.wrongSlapYouNoCard"), true);
+            showToast(t(e.burned ? "event.wrongSlapYou" : "event.wrongSlapYouNoCard", ruleNumbers()), true);
             sounds.add("wrong");
           } else {
             showToast(t("event.wrongSlap", { seat: seatName(e.seat) }));
@@ -312,48 +287,6 @@ export function createActuator({ sound, announcer = null }) {
     for (const name of sounds) sound.play(name);
   }
 
-  // ---- End of game ----
-
-  function breakdownRows(result) {
-    const b = result.breakdown;
-    if (!result.won) {
-      return [[t("result.piles", { count: b.piles_slapped, per: b.per_pile }), formatNumber(b.piles_slapped * b.per_pile)]];
-    }
-    const rows = [
-      [t("result.base"), formatNumber(b.base)],
-      [t("result.seconds", { count: b.seconds }), formatMinus(b.seconds_penalty)],
-      [t("result.wrongSlaps", { count: b.wrong_slaps }), formatMinus(b.wrong_slap_penalty)],
-    ];
-    if (b.base - b.seconds_penalty - b.wrong_slap_penalty < b.floor) rows.push([t("result.floor"), formatNumber(b.floor)]);
-    return rows;
-  }
-
-  function showResult(view, { scored }) {
-    const result = view.result;
-    setText($("result-title"), resultTitle(result));
-    $("result-score").textContent = formatNumber(result.score);
-    const table = $("result-breakdown");
-    table.replaceChildren();
-    for (const [label, value] of [...breakdownRows(result), [t("result.total"), formatNumber(result.score)]]) {
-      const row = table.insertRow();
-      const th = document.createElement("th");
-      th.scope = "row";
-      th.textContent = label;
-      row.append(th);
-      row.insertCell().textContent = value;
-    }
-    table.rows[table.rows.length - 1].className = "total";
-    const note = scored ? t("result.dailySaved") : t("result.practice");
-    $("result-note").textContent = `${note} ${t("result.deal", { seed: String(view.seed) })}`;
-    $("result").hidden = false;
-    $("result-title").setAttribute("tabindex", "-1");
-    $("result-title").focus({ preventScroll: true });
-  }
-
-  function hideResult() {
-    $("result").hidden = true;
-  }
-
   function reset() {
     announcer?.reset();
     memo.clear();
@@ -361,5 +294,5 @@ export function createActuator({ sound, announcer = null }) {
     toast.classList.remove("show");
   }
 
-  return { update, flush, showResult, hideResult, reset };
+  return { update, flush, reset };
 }

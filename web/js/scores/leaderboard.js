@@ -1,23 +1,20 @@
-// Daily scores on the page: the nickname, sending each scored daily result through the outbox, and the leaderboard panel.
+// Daily scores on the page: the nickname, sending each scored daily result through the outbox, and the
+// leaderboard panel (in the menu, or in the result of a scored daily).
 //
-// startLeaderboard({panel, storage}) once at boot; onDailyFinished(session, panel) when the scored daily ends.
 // Each daily result gets one submission id, made here and stored with it: every retry sends the same id,
 // so the server keeps one entry per game whatever happens to the network.
 
-import { todayUtc } from "./game.js";
-import { t } from "./i18n.js";
-import { createLeaderboardView, formatDay } from "./leaderboard-view.js";
-import { fetchBoard, showOfflineNote } from "./offline-board.js";
-import { answerFor, ENDPOINT, enqueue, flush, FLUSHED_MESSAGE, pending, SYNC_TAG } from "./score-queue.js";
-import { createStorage, previousDay } from "./storage.js";
+import { previousDay, todayUtc } from "../app/deals.js";
+import { formatDate, t } from "../app/i18n.js";
+import { fetchBoard } from "./board-api.js";
+import { createLeaderboardView } from "./leaderboard-view.js";
+import { answerFor, ENDPOINT, enqueue, flush, pending, SYNC_TAG } from "./outbox.js";
 
 const NAME_MAX = 20;
 // The server's rule (netlify/functions/scores/submission.mjs), for instant feedback; the server decides.
 const NAME_PATTERN = /^(?:[\p{L}\p{Nd}]\p{M}*|[ \-_.'])+$/u;
 const RETRY_MS = [5_000, 15_000, 30_000, 60_000];
 const REFRESH_MS = 5_000;
-const RECORDS = "scores"; // storage record: {date: submission record}
-const BOARDS = "leaderboards"; // storage record: {date: {board, seenAt}}
 const REASONS = new Set(["invalid_name", "id_conflict", "date_out_of_window"]);
 const UNVERIFIED = new Set([
   "invalid_replay", "engine_version", "not_daily", "date_mismatch", "not_standard", "unfinished", "score_mismatch",
@@ -48,7 +45,11 @@ async function requestBackgroundSync() {
   }
 }
 
-function createLeaderboard({ panel, storage }) {
+/**
+ * panel: the menu's #leaderboard element; storage: the page's storage; events: the app's emitter (the panel
+ * follows the menu and the result, hears the language, finished dailies and scores settled elsewhere).
+ */
+export function createLeaderboard({ panel, storage, events }) {
   const home = { parent: panel.parentElement, next: panel.nextSibling };
   let day = 0; // 0: today, 1: yesterday
   let shown = { date: null, board: null, offline: false, failed: false, seenAt: null };
@@ -70,19 +71,9 @@ function createLeaderboard({ panel, storage }) {
   // ---- Records: one per daily date, {date, id, score, won, duration_ms, wrong_slaps, replay, state, ...};
   // state: "draft" (no name yet), "queued" (in the outbox), "sent" (2xx), "refused" (4xx, with error).
 
-  function records() {
-    const all = storage.record(RECORDS);
-    const keep = new Set(dates());
-    for (const date of Object.keys(all)) if (!keep.has(date)) delete all[date];
-    return all;
-  }
+  const records = () => storage.scoreRecords(dates());
   const recordFor = (date) => records()[date] ?? null;
-
-  function saveRecord(rec) {
-    const all = records();
-    all[rec.date] = rec;
-    storage.saveRecord(RECORDS, all);
-  }
+  const saveRecord = (rec) => storage.saveScoreRecord(rec, dates());
 
   /** The newest result waiting for a name: never sent, or refused for its name. */
   function awaitingName() {
@@ -104,19 +95,16 @@ function createLeaderboard({ panel, storage }) {
   /** Brings the records up to date with the outbox and the answers (which the service worker may have got). */
   async function reconcile() {
     const waiting = new Set((await pending()).map((submission) => submission.id));
-    const all = records();
-    let changed = false;
-    for (const rec of Object.values(all)) {
+    for (const rec of Object.values(records())) {
       if (rec.state !== "queued" || waiting.has(rec.id)) continue;
       const answer = await answerFor(rec.id);
       if (answer && answer.answeredAt >= (rec.queuedAt ?? 0)) {
         settle(rec, answer);
-        changed = true;
+        saveRecord(rec);
       } else if (!answer && rec.replay) {
         await enqueue(submissionOf(rec)); // lost from the outbox (cleared storage, a crash): same id again
       }
     }
-    if (changed) storage.saveRecord(RECORDS, all);
   }
 
   // ---- Sending
@@ -188,41 +176,25 @@ function createLeaderboard({ panel, storage }) {
     view.setNameError(bad ? t("leaderboard.nameInvalid") : null);
   }
 
-  // ---- The board
-
-  function keptBoard(date) {
-    return storage.record(BOARDS)[date] ?? null;
-  }
-
-  function keepBoard(date, board, seenAt) {
-    const all = storage.record(BOARDS);
-    const keep = new Set(dates());
-    for (const kept of Object.keys(all)) if (!keep.has(kept)) delete all[kept];
-    all[date] = { board, seenAt };
-    storage.saveRecord(BOARDS, all);
-  }
+  // ---- The board: fresh from the server, else the one last seen for that day (storage keeps it)
 
   async function loadBoard() {
     const date = dates()[day];
     const rec = recordFor(date);
     const params = new URLSearchParams({ date });
     if (rec && rec.state !== "draft") params.set("id", rec.id);
-    let result;
-    try {
-      result = await fetchBoard(`${ENDPOINT}?${params}`);
-    } catch (error) {
-      // The server answered with an error (or not JSON): say so, not "offline", and show the day's kept board.
-      console.warn("scores: leaderboard not loaded", error);
-      result = { board: null, offline: false, failed: true, seenAt: null };
-    }
-    if (!result.offline && !result.failed) {
-      keepBoard(date, result.board, result.seenAt);
+    const answer = await fetchBoard(`${ENDPOINT}?${params}`);
+    let seenAt = Date.now();
+    let { board } = answer;
+    if (answer.offline || answer.failed) {
+      const kept = storage.keptBoard(date);
+      board = kept?.board ?? null;
+      seenAt = kept?.seenAt ?? null;
     } else {
-      const kept = keptBoard(date); // the board of this day, not just the last one seen
-      result = { ...result, board: kept?.board ?? null, seenAt: kept?.seenAt ?? null };
+      storage.keepBoard(date, board, seenAt, dates());
     }
     if (dates()[day] !== date) return; // the player switched days meanwhile
-    shown = { date, board: result.board, offline: result.offline, failed: Boolean(result.failed), seenAt: result.seenAt };
+    shown = { date, board, offline: answer.offline, failed: answer.failed, seenAt };
     shownAt = Date.now();
     render();
   }
@@ -292,8 +264,8 @@ function createLeaderboard({ panel, storage }) {
     let note = "";
     if (!sameDay) note = t("leaderboard.loading");
     else if (!shown.board) note = t("leaderboard.unavailable");
-    view.drawBoard({ date: formatDay(date), board: sameDay ? shown.board : null, queued, note });
-    showOfflineNote(panel, sameDay ? shown : { offline: false });
+    view.drawBoard({ date: formatDate(date), board: sameDay ? shown.board : null, queued, note });
+    view.setNote(sameDay ? shown : { offline: false, failed: false });
   }
 
   // ---- Where the panel is: in the result of a scored daily, otherwise in the menu
@@ -308,33 +280,27 @@ function createLeaderboard({ panel, storage }) {
     home.parent.insertBefore(panel, next);
   }
 
-  function watchPlacement() {
-    const result = document.getElementById("result");
-    const menu = document.getElementById("menu");
-    if (result) {
-      new MutationObserver(() => result.hidden && goHome()).observe(result, { attributes: true, attributeFilter: ["hidden"] });
-    }
-    if (menu) {
-      new MutationObserver(() => {
-        if (menu.hidden) return;
-        goHome();
-        render();
-        if (Date.now() - shownAt > REFRESH_MS) loadBoard();
-      }).observe(menu, { attributes: true, attributeFilter: ["hidden"] });
+  function followPanels({ panel: shownPanel, previous }) {
+    if (shownPanel === "menu" && previous.panel !== "menu") {
+      goHome();
+      render();
+      if (Date.now() - shownAt > REFRESH_MS) loadBoard();
+    } else if (previous.panel === "result" && shownPanel !== "result") {
+      goHome();
     }
   }
 
   // ---- Entry points
 
-  async function dailyFinished(session) {
-    const final = session.view;
+  /** A scored daily is over: its record (and replay, JSON text) is kept, and sent if a name is known. */
+  async function dailyFinished({ view: final, replay }) {
     const date = final.date;
     let rec = recordFor(date);
     if (!rec) {
       rec = {
         date, id: newSubmissionId(), score: final.result.score, won: final.result.won,
         duration_ms: final.result.duration_ms, wrong_slaps: final.wrong_slaps,
-        replay: JSON.parse(session.replay()), state: "draft", finishedAt: Date.now(),
+        replay: JSON.parse(replay), state: "draft", finishedAt: Date.now(),
       };
       saveRecord(rec);
     }
@@ -350,47 +316,28 @@ function createLeaderboard({ panel, storage }) {
     }
   }
 
+  /** Builds the panel, sends whatever waits in the outbox and listens for the network coming back. */
   function start() {
     panel.hidden = false;
     view.setName(nickname(), { force: true });
     render();
-    watchPlacement();
+    events.on("state", followPanels);
+    events.on("language", () => {
+      view.labels();
+      render();
+    });
+    events.on("game-finished", (game) => {
+      if (game.scored) dailyFinished(game).catch((error) => console.warn("scores:", error));
+    });
+    events.on("leaderboard-changed", () => reconcile().then(render).then(loadBoard));
     window.addEventListener("online", () => sendNow());
     window.addEventListener("offline", () => {
       render();
       loadBoard();
     });
-    // A language switch sets <html lang>: redraw every text in the new language.
-    new MutationObserver(() => {
-      view.labels();
-      render();
-    }).observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });
-    navigator.serviceWorker?.addEventListener("message", (event) => {
-      if (event.data?.type === FLUSHED_MESSAGE) reconcile().then(render).then(loadBoard);
-    });
     // On load: whatever waits in the outbox goes now.
     reconcile().then(sendNow).catch((error) => console.warn("scores:", error));
   }
 
-  return { start, dailyFinished, refresh: () => loadBoard(), relabel: () => (view.labels(), render()) };
-}
-
-let leaderboard = null;
-
-/** Builds the panel, sends whatever waits in the outbox and listens for the network coming back. */
-export function startLeaderboard({ panel, storage = createStorage() }) {
-  if (!leaderboard) {
-    leaderboard = createLeaderboard({ panel, storage });
-    leaderboard.start();
-  }
-  return leaderboard;
-}
-
-/**
- * Called once when a scored daily game ends, without being awaited.
- * session.replay() returns the engine's replay record (JSON text); session.view is the final view;
- * panel is the menu's #leaderboard element.
- */
-export async function onDailyFinished(session, panel) {
-  return startLeaderboard({ panel }).dailyFinished(session);
+  return { start };
 }
