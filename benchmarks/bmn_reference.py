@@ -108,13 +108,17 @@ def bench(target_seconds: float = 1.0) -> float:
         reps += 1
         elapsed = time.perf_counter() - start
     rate = reps * per_game / elapsed
-    print(json.dumps({
-        "deal": deal["name"],
-        "cards_per_game": per_game,
-        "games": reps,
-        "seconds": round(elapsed, 3),
-        "cards_per_second": round(rate),
-    }))
+    print(
+        json.dumps(
+            {
+                "deal": deal["name"],
+                "cards_per_game": per_game,
+                "games": reps,
+                "seconds": round(elapsed, 3),
+                "cards_per_second": round(rate),
+            }
+        )
+    )
     return rate
 
 

@@ -12,20 +12,31 @@ import sys
 import time
 from pathlib import Path
 
-sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parents[1] / "tests")]
+sys.path[:0] = [
+    str(Path(__file__).resolve().parents[1]),
+    str(Path(__file__).resolve().parents[1] / "tests"),
+]
 
-from players import play_simulated_human  # noqa: E402
-from ewar.game import Game  # noqa: E402
+from players import play_simulated_human
 
-CASES = [("slow", 450), ("normal", 450), ("fast", 450), ("fast", 250),
-         ("slow", 600), ("normal", 350), ("normal", 550)]
+from ewar.game import Game
+
+CASES = [
+    ("slow", 450),
+    ("normal", 450),
+    ("fast", 450),
+    ("fast", 250),
+    ("slow", 600),
+    ("normal", 350),
+    ("normal", 550),
+]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", type=int, default=1000)
     seeds = parser.parse_args().seeds
-    print(f"| CPU speed | human reaction | human wins | median game | seeds |")
+    print("| CPU speed | human reaction | human wins | median game | seeds |")
     print("|---|---|---|---|---|")
     for speed, reaction in CASES:
         started = time.perf_counter()
@@ -35,8 +46,11 @@ def main() -> None:
             wins += outcome.won
             durations.append(outcome.duration_ms)
         minutes = statistics.median(durations) / 60_000
-        print(f"| {speed} | {reaction} ms | {100 * wins / seeds:.1f}% | {minutes:.1f} min "
-              f"| {seeds} |", flush=True)
+        print(
+            f"| {speed} | {reaction} ms | {100 * wins / seeds:.1f}% | {minutes:.1f} min "
+            f"| {seeds} |",
+            flush=True,
+        )
         print(f"  ({time.perf_counter() - started:.1f} s)", file=sys.stderr)
 
 

@@ -11,15 +11,18 @@ import sys
 import time
 from pathlib import Path
 
-sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parents[1] / "tests")]
+sys.path[:0] = [
+    str(Path(__file__).resolve().parents[1]),
+    str(Path(__file__).resolve().parents[1] / "tests"),
+]
 
-import bmn_reference  # noqa: E402
+import bmn_reference
+from players import play_simulated_human
 
-from ewar.bmn import parse_pack, play  # noqa: E402
-from players import play_simulated_human  # noqa: E402
-from ewar.bridge import new_game  # noqa: E402
-from ewar.game import Game  # noqa: E402
-from ewar.replay import Replay, verify  # noqa: E402
+from ewar.bmn import parse_pack, play
+from ewar.bridge import new_game
+from ewar.game import Game
+from ewar.replay import Replay, verify
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "engine" / "data" / "bmn_published.json"
 
@@ -70,20 +73,27 @@ def bmn_cards_per_second(run, a, b, seconds: float = 1.0) -> float:
 def main() -> None:
     print(f"CPU-only full games (simulated human, normal speed): {games_per_second():.0f} games/s")
     median, p99 = frame_call_microseconds()
-    print(f"one engine call, frame() = advance + view + events as JSON: "
-          f"median {median:.1f} us, p99 {p99:.1f} us")
+    print(
+        f"one engine call, frame() = advance + view + events as JSON: "
+        f"median {median:.1f} us, p99 {p99:.1f} us"
+    )
     replay = ten_minute_replay()
     report = verify(replay)
-    print(f"verify a {report['result']['duration_ms'] / 60000:.1f}-minute replay "
-          f"({len(replay.actions)} actions): {verify_milliseconds(replay):.1f} ms")
+    print(
+        f"verify a {report['result']['duration_ms'] / 60000:.1f}-minute replay "
+        f"({len(replay.actions)} actions): {verify_milliseconds(replay):.1f} ms"
+    )
     longest = max(json.loads(DATA.read_text()), key=lambda deal: deal["cards"])
     a, b = parse_pack(longest["a"]), parse_pack(longest["b"])
     ours = bmn_cards_per_second(lambda x, y: play(x, y).cards, a, b)
-    reference = bmn_cards_per_second(lambda x, y: bmn_reference.play(x, y)["cards"],
-                                     longest["a"], longest["b"])
-    print(f"Beggar-My-Neighbour on {longest['name']} ({longest['cards']} cards): "
-          f"ewar {ours / 1e6:.2f} M cards/s, string-based reference {reference / 1e6:.2f} M cards/s "
-          f"(ratio {ours / reference:.2f})")
+    reference = bmn_cards_per_second(
+        lambda x, y: bmn_reference.play(x, y)["cards"], longest["a"], longest["b"]
+    )
+    print(
+        f"Beggar-My-Neighbour on {longest['name']} ({longest['cards']} cards): "
+        f"ewar {ours / 1e6:.2f} M cards/s, string-based reference {reference / 1e6:.2f} M cards/s "
+        f"(ratio {ours / reference:.2f})"
+    )
 
 
 if __name__ == "__main__":

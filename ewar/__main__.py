@@ -1,4 +1,5 @@
-"""Command line: ``python -m ewar verify REPLAY.json`` and ``python -m ewar bmn A B``."""
+"""Command line: ``python -m ewar verify REPLAY.json [--date D [--score S]]`` and
+``python -m ewar bmn A B``."""
 
 from __future__ import annotations
 
@@ -8,21 +9,27 @@ import sys
 
 from .bmn import parse_pack, play
 from .errors import EwarError
+from .judge import judge
 from .replay import Replay, verify
 
 
-def _verify(path: str) -> int:
+def _verify(path: str, date: str | None, score: int | None) -> int:
+    """Print the replay's report (no date) or the score judge's verdict (a date); exit 0 when
+    it replays (or is accepted), 1 when refused, 2 when the file cannot be read."""
     try:
         with open(path, "rb") as handle:
             text = handle.read()
-        report = verify(Replay.from_json(text))
+        if date is None:
+            answer = verify(Replay.from_json(text))
+        else:
+            answer = judge(text, date, score).to_dict()
     except OSError as error:
         print(json.dumps({"ok": False, "error": {"code": "unreadable", "message": str(error)}}))
         return 2
     except EwarError as error:
         print(json.dumps({"ok": False, "error": {"code": error.code, "message": str(error)}}))
         return 1
-    print(json.dumps(report))
+    print(json.dumps(answer))
     return 0
 
 
@@ -40,8 +47,16 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = argparse.ArgumentParser(prog="python -m ewar", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
-    check = commands.add_parser("verify", help="replay a game record and print its result")
+    check = commands.add_parser(
+        "verify", help="replay a game record and print its result, or judge it as a daily score"
+    )
     check.add_argument("replay", help="path of a replay JSON file")
+    check.add_argument(
+        "--date",
+        help="judge the record as the daily of this UTC date (YYYY-MM-DD), "
+        "as the scores function does",
+    )
+    check.add_argument("--score", type=int, help="the score claimed for it (needs --date)")
     bmn = commands.add_parser("bmn", help="play a Beggar-My-Neighbour deal")
     bmn.add_argument("pack_a", help="A's pack, top card first (A flips first)")
     bmn.add_argument("pack_b", help="B's pack, top card first")
@@ -50,7 +65,9 @@ def main(argv: list[str] | None = None) -> int:
         argv.insert(1, "--")  # published packs start with "-" (a number card), not an option
     args = parser.parse_args(argv)
     if args.command == "verify":
-        return _verify(args.replay)
+        if args.score is not None and args.date is None:
+            parser.error("--score needs --date: only a daily record is judged against a claim")
+        return _verify(args.replay, args.date, args.score)
     return _bmn(args.pack_a, args.pack_b)
 
 

@@ -14,6 +14,7 @@ from . import __version__, scoring
 from .deal import daily_seed as _daily_seed
 from .errors import EwarError
 from .game import COLLECT_PAUSE_MS, TIME_LIMIT_MS, Game
+from .judge import MIN_REACTION_MS, judge
 from .replay import Replay
 from .replay import verify as _verify
 from .table import STRIKES_LENIENT
@@ -29,12 +30,19 @@ def daily_seed(date: str) -> int:
 
 def rule_numbers() -> str:
     """The numbers the page's help and result texts quote, as JSON: the page keeps no copy."""
-    return _dumps({
-        "win_base": scoring.WIN_BASE, "per_second": scoring.PER_SECOND,
-        "per_wrong_slap": scoring.PER_WRONG_SLAP, "win_floor": scoring.WIN_FLOOR,
-        "per_pile": scoring.PER_PILE_SLAPPED, "strikes_lenient": STRIKES_LENIENT,
-        "collect_pause_ms": COLLECT_PAUSE_MS, "time_limit_ms": TIME_LIMIT_MS,
-    })
+    return _dumps(
+        {
+            "win_base": scoring.WIN_BASE,
+            "per_second": scoring.PER_SECOND,
+            "per_wrong_slap": scoring.PER_WRONG_SLAP,
+            "win_floor": scoring.WIN_FLOOR,
+            "per_pile": scoring.PER_PILE_SLAPPED,
+            "strikes_lenient": STRIKES_LENIENT,
+            "collect_pause_ms": COLLECT_PAUSE_MS,
+            "time_limit_ms": TIME_LIMIT_MS,
+            "min_reaction_ms": MIN_REACTION_MS,
+        }
+    )
 
 
 def _error(error: EwarError) -> dict:
@@ -43,7 +51,7 @@ def _error(error: EwarError) -> dict:
 
 def _milliseconds(value: object) -> object:
     """JavaScript numbers may arrive as whole floats; anything else goes to the engine's
-    own check, which refuses it with a typed error."""
+    own check, which refuses it with a typed error. (Scores, too, are whole numbers.)"""
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
@@ -94,8 +102,13 @@ class GameSession:
         return Replay.of(self.game).to_json()
 
 
-def new_game(mode: str = "practice", seed: int | None = 0, speed: str = "normal",
-             lenient: bool = False, date: str | None = None) -> GameSession:
+def new_game(
+    mode: str = "practice",
+    seed: int | None = 0,
+    speed: str = "normal",
+    lenient: bool = False,
+    date: str | None = None,
+) -> GameSession:
     """Start a daily game (``date`` given; seed, speed and lenient ignored) or a practice game."""
     if mode == "daily":
         return GameSession(Game.daily(date))
@@ -107,6 +120,18 @@ def verify(replay_json: str) -> str:
     ``{"ok": false, "error": {"code", "message"}}``."""
     try:
         answer = _verify(Replay.from_json(replay_json))
+    except EwarError as error:
+        answer = {"ok": False, "error": _error(error)}
+    return _dumps(answer)
+
+
+def judge_daily(replay_json: str, date: str, score: int | None) -> str:
+    """The score judge's verdict on a daily record sent for ``date`` claiming ``score``, as JSON:
+    ``{"ok": true, "score", "won", "reason", "duration_ms", "wrong_slaps", "piles_slapped",
+    "actions_sha256", "engine_version", ...}`` or ``{"ok": false, "error": {"code", "message"}}``
+    with the codes of ``ewar.judge``. ``score`` None checks no claim."""
+    try:
+        answer = judge(replay_json, date, _milliseconds(score)).to_dict()
     except EwarError as error:
         answer = {"ok": False, "error": _error(error)}
     return _dumps(answer)

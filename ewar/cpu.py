@@ -43,7 +43,9 @@ class CpuProfile:
 
 PROFILES = {
     "slow": CpuProfile(slap_base_ms=320, slap_spread_ms=180, miss_permille=200, wrong_permille=30),
-    "normal": CpuProfile(slap_base_ms=253, slap_spread_ms=150, miss_permille=120, wrong_permille=40),
+    "normal": CpuProfile(
+        slap_base_ms=253, slap_spread_ms=150, miss_permille=120, wrong_permille=40
+    ),
     "fast": CpuProfile(slap_base_ms=180, slap_spread_ms=80, miss_permille=50, wrong_permille=40),
 }
 

@@ -53,3 +53,51 @@ class ReplayError(EwarError):
     """A replay record is malformed, tampered with or impossible."""
 
     code = "invalid_replay"
+
+
+class EngineVersionError(ReplayError):
+    """A record made by another version of the engine: it would not replay the same."""
+
+    code = "engine_version"
+
+
+class RecordRefused(EwarError):
+    """The score judge refuses a daily record that replays (base of the judge's verdicts)."""
+
+    code = "refused"
+
+
+class NotDailyError(RecordRefused):
+    """The record is not a daily game, or not that day's deal."""
+
+    code = "not_daily"
+
+
+class DateMismatchError(RecordRefused):
+    """The record is of another day than the date it was sent for."""
+
+    code = "date_mismatch"
+
+
+class NotStandardError(RecordRefused):
+    """A daily record at another speed or with the lenient house rule."""
+
+    code = "not_standard"
+
+
+class UnfinishedError(RecordRefused):
+    """The game in the record is not over."""
+
+    code = "unfinished"
+
+
+class ScoreMismatchError(RecordRefused):
+    """The record does not score what was claimed."""
+
+    code = "score_mismatch"
+
+
+class ImpossiblePlayError(RecordRefused):
+    """A valid slap sooner after its card than any person can react."""
+
+    code = "impossible_play"

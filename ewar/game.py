@@ -96,7 +96,8 @@ class Game:
         self.actions: list[tuple[int, str]] = []
         self.wrong_slaps = 0
         self.last_flip_ms = 0
-        self.fastest_slap_ms: int | None = None  # quickest valid human slap after its card
+        # each valid human slap: ms after the card that made its pattern
+        self.reactions: list[int] = []
         self.last_change_ms = 0  # when the last happening took place
         self._queue: list[tuple[int, int, int, int]] = []  # (time, order, seat, sequence)
         self._sequence = 0
@@ -110,8 +111,10 @@ class Game:
         return cls(0, mode=DAILY, date=date)
 
     def __repr__(self) -> str:
-        return (f"Game(seed={self.seed}, mode={self.mode!r}, speed={self.speed!r}, "
-                f"lenient={self.lenient}, date={self.date!r})")
+        return (
+            f"Game(seed={self.seed}, mode={self.mode!r}, speed={self.speed!r}, "
+            f"lenient={self.lenient}, date={self.date!r})"
+        )
 
     # -- reading -----------------------------------------------------------------
 
@@ -130,6 +133,11 @@ class Game:
         """The events since the last call, oldest first, and forget them."""
         events, self._events = self._events, []
         return events
+
+    @property
+    def fastest_slap_ms(self) -> int | None:
+        """The quickest valid human slap, in ms after the card that made its pattern."""
+        return min(self.reactions, default=None)
 
     @property
     def human_must_flip(self) -> bool:
@@ -201,8 +209,19 @@ class Game:
             return "you have no cards to flip"
         return f"it is {SEATS[table.turn]}'s turn to flip"
 
-    _STATE = ("table", "clock", "outcome", "actions", "wrong_slaps", "last_flip_ms",
-              "fastest_slap_ms", "last_change_ms", "_queue", "_sequence", "_events")
+    _STATE = (
+        "table",
+        "clock",
+        "outcome",
+        "actions",
+        "wrong_slaps",
+        "last_flip_ms",
+        "reactions",
+        "last_change_ms",
+        "_queue",
+        "_sequence",
+        "_events",
+    )
 
     def _save(self) -> tuple:
         return copy.deepcopy(tuple(getattr(self, name) for name in self._STATE)), self.rng.state
@@ -236,9 +255,7 @@ class Game:
         pattern = self.table.slap(seat)
         if seat == SOUTH:
             if pattern:
-                reaction = when - self.last_flip_ms
-                if self.fastest_slap_ms is None or reaction < self.fastest_slap_ms:
-                    self.fastest_slap_ms = reaction
+                self.reactions.append(when - self.last_flip_ms)
             else:
                 self.wrong_slaps += 1
         self._settle(when, pile_changed=pattern is not None, pile_taken=pattern is not None)
@@ -250,8 +267,12 @@ class Game:
         self.last_change_ms = when
         self._record(when)
         if table.winner is not None:
-            self._finish(when, table.winner == SOUTH, table.winner,
-                         "won" if table.winner == SOUTH else "cpu_won")
+            self._finish(
+                when,
+                table.winner == SOUTH,
+                table.winner,
+                "won" if table.winner == SOUTH else "cpu_won",
+            )
             return
         if table.eliminated[SOUTH]:
             self._finish(when, False, None, "eliminated")
@@ -311,18 +332,30 @@ class Game:
             if kind == "flip":
                 events.append({"t": when, "type": kind, "seat": seat, "card": card_name(entry[2])})
             elif kind == "pay_card":
-                events.append({"t": when, "type": kind, "seat": seat, "card": card_name(entry[2]),
-                               "owed": entry[3], "payer": SEATS[entry[4]]})
+                events.append(
+                    {
+                        "t": when,
+                        "type": kind,
+                        "seat": seat,
+                        "card": card_name(entry[2]),
+                        "owed": entry[3],
+                        "payer": SEATS[entry[4]],
+                    }
+                )
             elif kind == "challenge_passed":
-                events.append({"t": when, "type": kind, "from": seat, "to": SEATS[entry[2]],
-                               "left": entry[3]})
+                events.append(
+                    {"t": when, "type": kind, "from": seat, "to": SEATS[entry[2]], "left": entry[3]}
+                )
             elif kind == "slap_won":
                 events.append({"t": when, "type": kind, "seat": seat, "pattern": entry[2]})
             elif kind == "wrong_slap":  # the burned card is face down: only whether one was
-                events.append({"t": when, "type": kind, "seat": seat, "burned": entry[2] is not None})
+                events.append(
+                    {"t": when, "type": kind, "seat": seat, "burned": entry[2] is not None}
+                )
             elif kind == "pile_taken":
-                events.append({"t": when, "type": kind, "seat": seat, "cards": entry[2],
-                               "how": entry[3]})
+                events.append(
+                    {"t": when, "type": kind, "seat": seat, "cards": entry[2], "how": entry[3]}
+                )
             else:  # player_out, player_back, player_eliminated
                 events.append({"t": when, "type": kind, "seat": seat})
         log.clear()
@@ -343,20 +376,31 @@ class Game:
         self.outcome = Outcome(won, winner, reason, when, score)
         self.clock = when
         self._queue = []
-        self._events.append({"t": when, "type": "game_over", "won": won,
-                             "winner": None if winner is None else SEATS[winner],
-                             "score": score.total, "reason": reason})
+        self._events.append(
+            {
+                "t": when,
+                "type": "game_over",
+                "won": won,
+                "winner": None if winner is None else SEATS[winner],
+                "score": score.total,
+                "reason": reason,
+            }
+        )
 
     # -- the view ----------------------------------------------------------------
 
     def view(self) -> dict:
         """What a player at the table can see, as JSON-ready data."""
         table = self.table
-        face_up = table.pile[max(table.burned, len(table.pile) - 3):]
+        face_up = table.pile[max(table.burned, len(table.pile) - 3) :]
         challenge = None
         if table.challenger is not None and table.turn is not None:
-            challenge = {"challenger": SEATS[table.challenger], "payer": SEATS[table.turn],
-                         "owed": table.challenge_value, "left": table.owed}
+            challenge = {
+                "challenger": SEATS[table.challenger],
+                "payer": SEATS[table.turn],
+                "owed": table.challenge_value,
+                "left": table.owed,
+            }
         collecting = None
         if table.collector is not None:
             at = next((e[0] for e in self._queue if e[1] == _COLLECT), None)
@@ -364,27 +408,47 @@ class Game:
         outcome = self.outcome
         result = None
         if outcome is not None:
-            result = {"won": outcome.won,
-                      "winner": None if outcome.winner is None else SEATS[outcome.winner],
-                      "reason": outcome.reason, "duration_ms": outcome.duration_ms,
-                      "score": outcome.score.total, "breakdown": outcome.score.breakdown}
+            result = {
+                "won": outcome.won,
+                "winner": None if outcome.winner is None else SEATS[outcome.winner],
+                "reason": outcome.reason,
+                "duration_ms": outcome.duration_ms,
+                "score": outcome.score.total,
+                "breakdown": outcome.score.breakdown,
+            }
         wake = self.next_event_time()
         return {
-            "seed": self.seed, "mode": self.mode, "date": self.date, "speed": self.speed,
-            "lenient": self.lenient, "clock": self.clock,
+            "seed": self.seed,
+            "mode": self.mode,
+            "date": self.date,
+            "speed": self.speed,
+            "lenient": self.lenient,
+            "clock": self.clock,
             "wake_at": None if wake is None else wake + 1,
-            "seats": [{"seat": SEATS[seat], "cards": len(table.packs[seat]),
-                       "status": table.status(seat), "strikes": table.strikes[seat]}
-                      for seat in range(4)],
-            "pile": {"top": [card_name(card) for card in face_up], "size": len(table.pile),
-                     "burned": table.burned},
+            "seats": [
+                {
+                    "seat": SEATS[seat],
+                    "cards": len(table.packs[seat]),
+                    "status": table.status(seat),
+                    "strikes": table.strikes[seat],
+                }
+                for seat in range(4)
+            ],
+            "pile": {
+                "top": [card_name(card) for card in face_up],
+                "size": len(table.pile),
+                "burned": table.burned,
+            },
             "turn": None if table.turn is None or outcome else SEATS[table.turn],
-            "challenge": challenge, "collecting": collecting,
+            "challenge": challenge,
+            "collecting": collecting,
             "your_turn": self.human_must_flip,
-            "wrong_slaps": self.wrong_slaps, "piles_slapped": table.slaps_won[SOUTH],
+            "wrong_slaps": self.wrong_slaps,
+            "piles_slapped": table.slaps_won[SOUTH],
             # the running score: what a win would score at this moment, or the final score
-            "score": outcome.score.total if outcome else
-            Score.for_win(self.clock, self.wrong_slaps).total,
-            "over": outcome is not None, "result": result,
+            "score": outcome.score.total
+            if outcome
+            else Score.for_win(self.clock, self.wrong_slaps).total,
+            "over": outcome is not None,
+            "result": result,
         }
-

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from . import __version__, cpu
 from .deal import SEATS
-from .errors import EwarError, ReplayError
+from .errors import EngineVersionError, EwarError, ReplayError
 from .game import DAILY, MODES, Game
 
 FORMAT_VERSION = 1
@@ -33,14 +33,27 @@ class Replay:
     @classmethod
     def of(cls, game: Game) -> Replay:
         """The record of a game so far."""
-        return cls(seed=game.seed, mode=game.mode, speed=game.speed, lenient=game.lenient,
-                   date=game.date, actions=tuple(game.actions))
+        return cls(
+            seed=game.seed,
+            mode=game.mode,
+            speed=game.speed,
+            lenient=game.lenient,
+            date=game.date,
+            actions=tuple(game.actions),
+        )
 
     def to_dict(self) -> dict:
         """The JSON-ready form."""
-        return {"format": self.format, "engine": self.engine, "seed": self.seed,
-                "mode": self.mode, "date": self.date, "speed": self.speed,
-                "lenient": self.lenient, "actions": [[t, a] for t, a in self.actions]}
+        return {
+            "format": self.format,
+            "engine": self.engine,
+            "seed": self.seed,
+            "mode": self.mode,
+            "date": self.date,
+            "speed": self.speed,
+            "lenient": self.lenient,
+            "actions": [[t, a] for t, a in self.actions],
+        }
 
     def to_json(self) -> str:
         """Compact JSON text; ``Replay.from_json`` reads it back."""
@@ -60,13 +73,15 @@ class Replay:
         """Check a decoded record field by field."""
         if not isinstance(data, dict):
             raise ReplayError("a replay is a JSON object")
+        if isinstance(data.get("engine"), str):
+            check_engine(data["engine"])  # an older record may have other fields: say so first
         missing, extra = _FIELDS - data.keys(), data.keys() - _FIELDS
         if missing or extra:
             raise ReplayError(f"fields missing {sorted(missing)} or unknown {sorted(extra)}")
+        if not isinstance(data["engine"], str):
+            raise ReplayError(f"engine must be a version string, not {data['engine']!r}")
         if data["format"] != FORMAT_VERSION or isinstance(data["format"], bool):
             raise ReplayError(f"unknown replay format {data['format']!r}")
-        if data["engine"] != __version__:
-            raise ReplayError(f"made by engine {data['engine']!r}; this is {__version__}")
         seed = data["seed"]
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ReplayError("seed must be an integer")
@@ -79,14 +94,21 @@ class Replay:
         date = data["date"]
         if date is not None and not isinstance(date, str):
             raise ReplayError("date must be a string or null")
-        return cls(seed=seed, mode=data["mode"], speed=data["speed"], lenient=data["lenient"],
-                   date=date, actions=_check_actions(data["actions"]))
+        return cls(
+            seed=seed,
+            mode=data["mode"],
+            speed=data["speed"],
+            lenient=data["lenient"],
+            date=date,
+            actions=_check_actions(data["actions"]),
+        )
 
     def game(self) -> Game:
         """A new game with this record's seed and settings, before any action."""
         try:
-            game = Game(self.seed, mode=self.mode, speed=self.speed, lenient=self.lenient,
-                        date=self.date)
+            game = Game(
+                self.seed, mode=self.mode, speed=self.speed, lenient=self.lenient, date=self.date
+            )
         except EwarError as error:
             raise ReplayError(str(error)) from None
         if game.seed != self.seed:
@@ -104,11 +126,21 @@ class Replay:
                 else:
                     game.slap(time_ms, atomic=False)
             except EwarError as error:
-                raise ReplayError(f"action {index} ({ACTIONS[action]} at {time_ms} ms): "
-                                  f"{error}") from None
+                raise ReplayError(
+                    f"action {index} ({ACTIONS[action]} at {time_ms} ms): {error}"
+                ) from None
         if to_end:
             run_until_human_needed(game)
         return game
+
+
+def check_engine(engine: object) -> None:
+    """Raise EngineVersionError unless ``engine`` is this engine's version."""
+    if engine != __version__:
+        raise EngineVersionError(
+            f"the game was made by engine {engine!r}; this is engine "
+            f"{__version__}, which would not replay it the same"
+        )
 
 
 def _check_actions(actions: object) -> tuple[tuple[int, str], ...]:
@@ -118,9 +150,14 @@ def _check_actions(actions: object) -> tuple[tuple[int, str], ...]:
         raise ReplayError(f"more than {MAX_ACTIONS} actions")
     checked, previous = [], 0
     for index, item in enumerate(actions):
-        if (not isinstance(item, list) or len(item) != 2 or isinstance(item[0], bool)
-                or not isinstance(item[0], int) or item[1] not in ACTIONS):
-            raise ReplayError(f"action {index} is not [milliseconds, \"f\" | \"s\"]: {item!r}")
+        if (
+            not isinstance(item, list)
+            or len(item) != 2
+            or isinstance(item[0], bool)
+            or not isinstance(item[0], int)
+            or item[1] not in ACTIONS
+        ):
+            raise ReplayError(f'action {index} is not [milliseconds, "f" | "s"]: {item!r}')
         if item[0] < previous:
             raise ReplayError(f"action {index} at {item[0]} ms is out of time order")
         previous = item[0]
@@ -147,13 +184,28 @@ def verify(replay: Replay) -> dict:
     result = None
     if game.outcome is not None:
         outcome = game.outcome
-        result = {"won": outcome.won, "reason": outcome.reason,
-                  "winner": None if outcome.winner is None else SEATS[outcome.winner],
-                  "duration_ms": outcome.duration_ms, "score": outcome.score.total,
-                  "breakdown": outcome.score.breakdown}
-    return {"ok": True, "finished": game.over, "result": result, "seed": game.seed,
-            "mode": game.mode, "date": game.date, "speed": game.speed, "lenient": game.lenient,
-            "daily": game.mode == DAILY, "engine_version": __version__,
-            "wrong_slaps": game.wrong_slaps, "piles_slapped": game.table.slaps_won[0],
-            "min_reaction_ms": game.fastest_slap_ms, "actions": len(replay.actions),
-            "clock": game.clock}
+        result = {
+            "won": outcome.won,
+            "reason": outcome.reason,
+            "winner": None if outcome.winner is None else SEATS[outcome.winner],
+            "duration_ms": outcome.duration_ms,
+            "score": outcome.score.total,
+            "breakdown": outcome.score.breakdown,
+        }
+    return {
+        "ok": True,
+        "finished": game.over,
+        "result": result,
+        "seed": game.seed,
+        "mode": game.mode,
+        "date": game.date,
+        "speed": game.speed,
+        "lenient": game.lenient,
+        "daily": game.mode == DAILY,
+        "engine_version": __version__,
+        "wrong_slaps": game.wrong_slaps,
+        "piles_slapped": game.table.slaps_won[0],
+        "min_reaction_ms": game.fastest_slap_ms,
+        "actions": len(replay.actions),
+        "clock": game.clock,
+    }

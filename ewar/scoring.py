@@ -42,5 +42,9 @@ class Score:
     def for_loss(cls, piles_slapped: int) -> Score:
         """25 for each pile the human won by slapping first."""
         total = PER_PILE_SLAPPED * piles_slapped
-        breakdown = {"piles_slapped": piles_slapped, "per_pile": PER_PILE_SLAPPED, "piles_score": total}
+        breakdown = {
+            "piles_slapped": piles_slapped,
+            "per_pile": PER_PILE_SLAPPED,
+            "piles_score": total,
+        }
         return cls(total, breakdown)

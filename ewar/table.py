@@ -72,7 +72,7 @@ class Table:
 
     def face_up(self) -> list[int]:
         """The face-up cards of the pile, bottom to top (burned cards excluded)."""
-        return self.pile[self.burned:]
+        return self.pile[self.burned :]
 
     def pattern(self) -> str | None:
         """``double`` or ``sandwich`` if the face-up top of the pile shows one."""
@@ -231,8 +231,11 @@ class Table:
         if self.collector == seat:
             heir = self.last_player
             if heir is None or self.eliminated[heir]:
-                heir = next(s for step in range(1, len(self.packs))
-                            if not self.eliminated[s := (seat + step) % len(self.packs)])
+                heir = next(
+                    s
+                    for step in range(1, len(self.packs))
+                    if not self.eliminated[s := (seat + step) % len(self.packs)]
+                )
             self.collector = heir
 
     def card_count(self) -> int:

@@ -1,9 +1,14 @@
 // Build step: writes build/function/engine.snapshot (+ .json fingerprint), a Pyodide memory snapshot with ewar imported.
 // Usage: node netlify/make_snapshot.mjs [--wheel dist/wheels/ewar-X-py3-none-any.whl] [--out build/function]
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+// Interim: it makes the snapshot through the shared host (web/js/engine/host.js) until the build's one snapshot
+// maker replaces this file.
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { loadEngine, makeSnapshot } from "./functions/scores/engine.mjs";
+import { makeEngineSnapshot } from "../web/js/engine/host.js";
+import { loadEngine, locateAssets, SNAPSHOT_FORMAT } from "./functions/scores/engine.mjs";
 
 function parseOptions() {
   const { values } = parseArgs({
@@ -11,6 +16,29 @@ function parseOptions() {
   });
   const root = path.resolve(values.root ?? process.cwd());
   return { root, wheelPath: values.wheel, outDir: path.resolve(root, values.out ?? "build/function") };
+}
+
+async function makeSnapshot({ root, wheelPath }) {
+  const assets = locateAssets({ root, wheelPath, snapshotPath: null });
+  const { loadPyodide, version } = await import(pathToFileURL(path.join(assets.pyodideDir, "pyodide.mjs")).href);
+  const engineWheel = new Uint8Array(readFileSync(assets.wheelPath));
+  const made = await makeEngineSnapshot({
+    loadPyodide,
+    indexURL: `${assets.pyodideDir}${path.sep}`,
+    engineWheel,
+    options: { stdout: () => {} },
+  });
+  const meta = {
+    format: SNAPSHOT_FORMAT,
+    pyodide_version: version,
+    wasm_size: statSync(path.join(assets.pyodideDir, "pyodide.asm.wasm")).size,
+    wheel: path.basename(assets.wheelPath),
+    wheel_sha256: createHash("sha256").update(engineWheel).digest("hex"),
+    engine_version: made.version,
+    modules: made.modules,
+    size: made.snapshot.length,
+  };
+  return { snapshot: made.snapshot, meta };
 }
 
 function writeSnapshot(outDir, { snapshot, meta }) {
@@ -33,8 +61,10 @@ async function main() {
     return;
   }
   const mib = (made.meta.size / 2 ** 20).toFixed(1);
-  console.log(`make_snapshot: ${path.relative(root, file)} (${mib} MiB, ${made.meta.wheel}), restores in ` +
-    `${engine.loadMs.toFixed(0)} ms`);
+  console.log(
+    `make_snapshot: ${path.relative(root, file)} (${mib} MiB, ${made.meta.wheel}), restores in ` +
+      `${engine.loadMs.toFixed(0)} ms`,
+  );
 }
 
 await main();

@@ -7,8 +7,9 @@ from ewar.deal import SOUTH
 from ewar.game import Game
 
 
-def next_human_action(game: Game, reaction_ms: int, flip_ms: int,
-                      slapped_flip: int | None) -> tuple[int, str] | None:
+def next_human_action(
+    game: Game, reaction_ms: int, flip_ms: int, slapped_flip: int | None
+) -> tuple[int, str] | None:
     """The simulated human's next planned action as (time, "f" | "s"), or None."""
     table = game.table
     if table.pattern() and slapped_flip != game.last_flip_ms and not table.eliminated[SOUTH]:
@@ -18,8 +19,9 @@ def next_human_action(game: Game, reaction_ms: int, flip_ms: int,
     return None
 
 
-def play_simulated_human(game: Game, reaction_ms: int = 450, flip_ms: int = 300,
-                         reactions: dict[int, int] | None = None) -> Game:
+def play_simulated_human(
+    game: Game, reaction_ms: int = 450, flip_ms: int = 300, reactions: dict[int, int] | None = None
+) -> Game:
     """Play ``game`` to its end with the simulated human in the South seat.
 
     ``reactions`` maps the time of a chosen card to another reaction time for it.

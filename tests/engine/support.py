@@ -30,19 +30,35 @@ def names(seq) -> list[str]:
     return [card_name(card) for card in seq]
 
 
-def make_table(south: str = "", west: str = "", north: str = "", east: str = "", *,
-               first: int = SOUTH, lenient: bool = False) -> Table:
+def make_table(
+    south: str = "",
+    west: str = "",
+    north: str = "",
+    east: str = "",
+    *,
+    first: int = SOUTH,
+    lenient: bool = False,
+) -> Table:
     """A table with these packs (top card first) and this first player."""
     return Table([cards(south), cards(west), cards(north), cards(east)], first, lenient=lenient)
 
 
-def make_deal(south: str = "", west: str = "", north: str = "", east: str = "", *,
-              first: int = SOUTH) -> Deal:
+def make_deal(
+    south: str = "", west: str = "", north: str = "", east: str = "", *, first: int = SOUTH
+) -> Deal:
     return Deal(tuple(tuple(cards(pack)) for pack in (south, west, north, east)), first)
 
 
-def make_game(south: str = "", west: str = "", north: str = "", east: str = "", *,
-              first: int = SOUTH, seed: int = 1, **settings) -> Game:
+def make_game(
+    south: str = "",
+    west: str = "",
+    north: str = "",
+    east: str = "",
+    *,
+    first: int = SOUTH,
+    seed: int = 1,
+    **settings,
+) -> Game:
     """A practice game on a constructed deal; ``seed`` still drives the computer players."""
     deal = make_deal(south, west, north, east, first=first)
     return Game(seed, deal_override=deal, **settings)
@@ -82,10 +98,22 @@ REPO = Path(__file__).resolve().parents[2]
 
 def run_python(*args: str, stdin: str | None = None, hashseed: str = "0"):
     """Run this repository's engine in a fresh interpreter (never an installed copy)."""
-    env = {"PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "tests")]), "PYTHONHASHSEED": hashseed,
-           "PATH": os.environ.get("PATH", ""), "PYTHONIOENCODING": "utf-8"}
-    return subprocess.run([sys.executable, *args], check=False, capture_output=True, text=True,
-                          cwd=REPO, env=env, input=stdin, timeout=60)
+    env = {
+        "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "tests")]),
+        "PYTHONHASHSEED": hashseed,
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONIOENCODING": "utf-8",
+    }
+    return subprocess.run(
+        [sys.executable, *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+        input=stdin,
+        timeout=60,
+    )
 
 
 def random_human(game: Game, rng: random.Random) -> Game:

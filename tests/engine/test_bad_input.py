@@ -23,11 +23,25 @@ from ewar.game import TIME_LIMIT_MS
 def snapshot(game) -> tuple:
     """Everything an action could change."""
     table = game.table
-    return (json.dumps(game.view(), sort_keys=True), list(game.actions), game.clock,
-            list(game._queue), game.rng.state, copy.deepcopy(game._events),
-            [list(pack) for pack in table.packs], list(table.pile), table.burned, table.turn,
-            table.challenger, table.owed, table.collector, list(table.strikes),
-            list(table.eliminated), game.wrong_slaps, game.outcome)
+    return (
+        json.dumps(game.view(), sort_keys=True),
+        list(game.actions),
+        game.clock,
+        list(game._queue),
+        game.rng.state,
+        copy.deepcopy(game._events),
+        [list(pack) for pack in table.packs],
+        list(table.pile),
+        table.burned,
+        table.turn,
+        table.challenger,
+        table.owed,
+        table.collector,
+        list(table.strikes),
+        list(table.eliminated),
+        game.wrong_slaps,
+        game.outcome,
+    )
 
 
 def west_to_flip():
@@ -62,7 +76,7 @@ class TestFlipOutOfTurn:
 
     def test_a_refused_flip_undoes_the_happenings_it_waited_for(self):
         game = west_to_flip()
-        (west_flip, _), = scheduled(game, "flip")
+        ((west_flip, _),) = scheduled(game, "flip")
         message = refused(game, lambda: game.flip(west_flip + 1), NotYourTurnError)
         assert "north" in message  # West had flipped by then; it was North's turn
         game.advance_to(west_flip + 1)  # and the game goes on as if nothing was tried
@@ -109,8 +123,7 @@ class TestTimeBeforeTheClock:
 class TestNonIntegerTimes:
     """Times are integer milliseconds; anything else is refused with a clear message."""
 
-    @pytest.mark.parametrize("bad", [1.5, 2.0, "100", None, True, float("nan"), float("inf"),
-                                     [5]])
+    @pytest.mark.parametrize("bad", [1.5, 2.0, "100", None, True, float("nan"), float("inf"), [5]])
     @pytest.mark.parametrize("call", ["flip", "slap", "advance_to"])
     def test_a_non_integer_time_is_refused(self, call, bad):
         game = make_game("2C 3C", "4D 5D", "6H 7H", "8S 9S")

@@ -22,7 +22,8 @@ ONE_DECK = "-" * 36 + "JJJJQQQQKKKKAAAA"
 
 def _reference():
     spec = importlib.util.spec_from_file_location(
-        "bmn_reference", REPO / "benchmarks" / "bmn_reference.py")
+        "bmn_reference", REPO / "benchmarks" / "bmn_reference.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -41,7 +42,10 @@ class TestPublishedDeals:
     @pytest.mark.parametrize("deal", PUBLISHED, ids=[d["name"] for d in PUBLISHED])
     def test_the_engine_reproduces_the_published_result(self, deal):
         assert engine(deal["a"], deal["b"]) == {
-            "status": deal["status"], "cards": deal["cards"], "tricks": deal["tricks"]}
+            "status": deal["status"],
+            "cards": deal["cards"],
+            "tricks": deal["tricks"],
+        }
 
     def test_the_data_holds_the_longest_known_deal_and_a_loop(self):
         assert max(d["cards"] for d in PUBLISHED) == 8344
@@ -53,14 +57,17 @@ class TestPublishedDeals:
 class TestSmallDealsByHand:
     """Small deals worked out by hand from the rules."""
 
-    @pytest.mark.parametrize("a, b, expected", [
-        ("J", "-", ("finished", 2, 1)),        # B pays one card; A takes both
-        ("-", "-", ("finished", 2, 1)),        # A must play again with none: B takes the pile
-        ("- - J", "- - -", ("finished", 6, 1)),
-        ("Q", "- J", ("finished", 3, 1)),      # B's jack stops the payment; A has nothing to pay
-        ("K-", "--A", ("finished", 5, 1)),     # A's king; B pays -, -, A; A pays -, then is out
-        ("--", "J-", ("finished", 3, 1)),      # B's jack; A pays its last card: B takes all
-    ])
+    @pytest.mark.parametrize(
+        "a, b, expected",
+        [
+            ("J", "-", ("finished", 2, 1)),  # B pays one card; A takes both
+            ("-", "-", ("finished", 2, 1)),  # A must play again with none: B takes the pile
+            ("- - J", "- - -", ("finished", 6, 1)),
+            ("Q", "- J", ("finished", 3, 1)),  # B's jack stops the payment; A has nothing to pay
+            ("K-", "--A", ("finished", 5, 1)),  # A's king; B pays -, -, A; A pays -, then is out
+            ("--", "J-", ("finished", 3, 1)),  # B's jack; A pays its last card: B takes all
+        ],
+    )
     def test_worked_examples(self, a, b, expected):
         assert play(parse_pack(a), parse_pack(b)) == BmnResult(*expected)
 
@@ -98,7 +105,10 @@ class TestCommandLine:
         out = run_python("-m", "ewar", "bmn", "--", deal["a"], deal["b"])
         assert out.returncode == 0, out.stderr
         assert json.loads(out.stdout) == {
-            "status": deal["status"], "cards": deal["cards"], "tricks": deal["tricks"]}
+            "status": deal["status"],
+            "cards": deal["cards"],
+            "tricks": deal["tricks"],
+        }
 
     def test_packs_with_spaces_and_tens(self):
         out = run_python("-m", "ewar", "bmn", "K 10 A 2", "J 9 Q 3")

@@ -5,8 +5,8 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from players import play_simulated_human
+
 from ewar.errors import IllegalActionError
 from ewar.game import Game
 from ewar.replay import Replay
@@ -48,8 +48,12 @@ def cumulative(jumps: list[int]) -> list[int]:
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(-2**70, 2**70), speed=SPEEDS, action_seed=st.integers(0, 10**6),
-       jumps=st.lists(st.integers(1, 5000), min_size=1, max_size=40))
+@given(
+    seed=st.integers(-(2**70), 2**70),
+    speed=SPEEDS,
+    action_seed=st.integers(0, 10**6),
+    jumps=st.lists(st.integers(1, 5000), min_size=1, max_size=40),
+)
 def test_big_jumps_between_actions_do_not_change_the_game(seed, speed, action_seed, jumps):
     actions = timed_actions(action_seed, 300, 60_000)
     only_actions = run(Game(seed, speed=speed), actions, [])
@@ -65,8 +69,11 @@ def test_one_millisecond_steps_match_advancing_only_at_actions(seed, action_seed
 
 
 @settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 2**53), speed=SPEEDS,
-       jumps=st.lists(st.integers(1, 3000), min_size=1, max_size=30))
+@given(
+    seed=st.integers(0, 2**53),
+    speed=SPEEDS,
+    jumps=st.lists(st.integers(1, 3000), min_size=1, max_size=30),
+)
 def test_a_whole_bot_game_replays_identically_with_any_granularity(seed, speed, jumps):
     original = play_simulated_human(Game(seed, speed=speed), reaction_ms=420)
     end = original.outcome.duration_ms + 1

@@ -44,8 +44,26 @@ class TestCardText:
 class TestCardParseErrors:
     """Anything that is not a card raises InvalidCardError (a ValueError) naming the input."""
 
-    @pytest.mark.parametrize("text", ["", "H", "1H", "11H", "0S", "1OH", "7X", "10", "HH",
-                                      " 7H", "7H ", "7 H", "10HH", "T♠", "٧H"])
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "",
+            "H",
+            "1H",
+            "11H",
+            "0S",
+            "1OH",
+            "7X",
+            "10",
+            "HH",
+            " 7H",
+            "7H ",
+            "7 H",
+            "10HH",
+            "T♠",
+            "٧H",
+        ],
+    )
     def test_bad_text_is_refused(self, text):
         with pytest.raises(InvalidCardError) as caught:
             parse_card(text)
@@ -79,14 +97,22 @@ class TestRng:
         # First outputs of splitmix64 seeded with 1234567 (the classic test vector).
         reference = splitmix64(1234567)
         assert [next(reference) for _ in range(5)] == [
-            6457827717110365317, 3203168211198807973, 9817491932198370423,
-            4593380528125082431, 16408922859458223821]
+            6457827717110365317,
+            3203168211198807973,
+            9817491932198370423,
+            4593380528125082431,
+            16408922859458223821,
+        ]
 
     def test_engine_gives_the_published_vector(self):
         rng = Rng(1234567)
         assert [rng.next64() for _ in range(5)] == [
-            6457827717110365317, 3203168211198807973, 9817491932198370423,
-            4593380528125082431, 16408922859458223821]
+            6457827717110365317,
+            3203168211198807973,
+            9817491932198370423,
+            4593380528125082431,
+            16408922859458223821,
+        ]
 
     @given(st.integers(min_value=0, max_value=2**64 - 1))
     def test_engine_follows_the_definition_from_any_state(self, state):
@@ -215,10 +241,25 @@ class TestDailySeed:
         assert game.seed == daily_seed("2026-11-30")
         assert game.deal == Game(daily_seed("2026-11-30")).deal
 
-    @pytest.mark.parametrize("date", ["2026-02-30", "2026/11/30", 20261130, "", "2026-13-01",
-                                      "2026-11-31", "2025-02-29", "26-11-30", "2026-1-30",
-                                      "2026-11-30T00:00", " 2026-11-30", "2026-11-30\n",
-                                      "２０２６-１１-３０", None])
+    @pytest.mark.parametrize(
+        "date",
+        [
+            "2026-02-30",
+            "2026/11/30",
+            20261130,
+            "",
+            "2026-13-01",
+            "2026-11-31",
+            "2025-02-29",
+            "26-11-30",
+            "2026-1-30",
+            "2026-11-30T00:00",
+            " 2026-11-30",
+            "2026-11-30\n",
+            "２０２６-１１-３０",
+            None,
+        ],
+    )
     def test_invalid_dates_are_refused(self, date):
         with pytest.raises(InvalidSeedError):
             daily_seed(date)

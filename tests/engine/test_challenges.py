@@ -118,7 +118,7 @@ class TestChallengerTakesThePile:
         view = game.view()
         assert view["collecting"]["by"] == "south" and view["turn"] is None
         assert view["pile"]["size"] == 2
-        (collect_at, _), = scheduled(game, "collect")
+        ((collect_at, _),) = scheduled(game, "collect")
         assert collect_at > paid_at  # a pause, not at once
         game.advance_to(collect_at)  # the pause is not over yet
         assert game.view()["pile"]["size"] == 2

@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from players import play_simulated_human
 from support import WEST, make_deal, run_python
 
 from ewar import __version__
-from players import play_simulated_human
+from ewar.bridge import judge_daily
 from ewar.game import Game
 from ewar.replay import Replay
 
@@ -88,8 +89,14 @@ class TestABadReplay:
 
     def test_a_flip_when_it_was_not_the_humans_turn(self, tmp_path):
         seed = next(s for s in range(100) if Game(s).deal.first == WEST)
-        data = Replay(seed=seed, mode="practice", speed="normal", lenient=False, date=None,
-                      actions=((1, "f"),)).to_dict()
+        data = Replay(
+            seed=seed,
+            mode="practice",
+            speed="normal",
+            lenient=False,
+            date=None,
+            actions=((1, "f"),),
+        ).to_dict()
         answer = refused(verify_file(tmp_path, json.dumps(data)), "west")
         assert "flip" in answer["error"]["message"] and "1 ms" in answer["error"]["message"]
 
@@ -111,8 +118,10 @@ class TestABadReplay:
         data["format"] = version
         refused(verify_file(tmp_path, json.dumps(data)), "format")
 
-    @pytest.mark.parametrize("garbage", [b"\xff\xfe\x00\x81garbage", b"", b"{", b"[1, 2]",
-                                         b"null", "é".encode("latin-1")])
+    @pytest.mark.parametrize(
+        "garbage",
+        [b"\xff\xfe\x00\x81garbage", b"", b"{", b"[1, 2]", b"null", "é".encode("latin-1")],
+    )
     def test_garbage_bytes(self, tmp_path, garbage):
         refused(verify_file(tmp_path, garbage))
 
@@ -121,10 +130,19 @@ class TestABadReplay:
         answer = refused(out)
         assert "nowhere.json" in answer["error"]["message"]
 
-    @pytest.mark.parametrize("field, value", [("seed", "42"), ("seed", True), ("mode", "ranked"),
-                                              ("speed", "ludicrous"), ("lenient", "no"),
-                                              ("actions", [[10, "x"]]), ("actions", [[1.5, "f"]]),
-                                              ("date", "2026-02-30")])
+    @pytest.mark.parametrize(
+        "field, value",
+        [
+            ("seed", "42"),
+            ("seed", True),
+            ("mode", "ranked"),
+            ("speed", "ludicrous"),
+            ("lenient", "no"),
+            ("actions", [[10, "x"]]),
+            ("actions", [[1.5, "f"]]),
+            ("date", "2026-02-30"),
+        ],
+    )
     def test_bad_fields(self, tmp_path, field, value):
         data = record(won_game())
         data[field] = value
@@ -153,3 +171,44 @@ class TestNotTheDeal:
     def test_the_replay_rebuilds_the_seeded_deal(self):
         game = Game(5, deal_override=make_deal("2C", "3D", "4H", "5S"))
         assert Replay.of(game).game().deal == Game(5).deal
+
+
+class TestJudgingADailyScore:
+    """``--date D [--score S]`` prints the score judge's verdict: the same JSON the scores
+    function gets from ``bridge.judge_daily`` for the same record."""
+
+    @pytest.fixture(scope="class")
+    def daily(self) -> Game:
+        return play_simulated_human(Game.daily("2026-11-30"), reaction_ms=300, flip_ms=250)
+
+    def judged(self, tmp_path, game: Game, *options: str):
+        path = tmp_path / "replay.json"
+        path.write_text(Replay.of(game).to_json())
+        return run_python("-m", "ewar", "verify", str(path), *options)
+
+    def test_an_accepted_record_prints_the_bridge_verdict(self, tmp_path, daily):
+        score = daily.outcome.score.total
+        out = self.judged(tmp_path, daily, "--date", "2026-11-30", "--score", str(score))
+        assert out.returncode == 0, out.stderr
+        bridge = judge_daily(Replay.of(daily).to_json(), "2026-11-30", score)
+        assert json.loads(out.stdout) == json.loads(bridge)
+        assert json.loads(out.stdout)["ok"] is True
+
+    @pytest.mark.parametrize(
+        "options, code",
+        [
+            (("--date", "2026-12-01"), "date_mismatch"),
+            (("--date", "2026-11-30", "--score", "1"), "score_mismatch"),
+        ],
+    )
+    def test_a_refused_record_prints_the_same_refusal(self, tmp_path, daily, options, code):
+        out = self.judged(tmp_path, daily, *options)
+        assert out.returncode == 1
+        answer = json.loads(out.stdout)
+        assert answer["error"]["code"] == code
+        date, score = options[1], int(options[3]) if len(options) > 2 else None
+        assert answer == json.loads(judge_daily(Replay.of(daily).to_json(), date, score))
+
+    def test_a_score_without_a_date_is_a_usage_error(self, tmp_path, daily):
+        out = self.judged(tmp_path, daily, "--score", "1500")
+        assert out.returncode == 2 and "--score needs --date" in out.stderr

@@ -18,8 +18,15 @@ SEEDS = range(300)
 
 def after_west_flips(seed: int, speed: str, west_card: str):
     """South flips 5C at 0 ms; returned one ms after West flips ``west_card`` on it."""
-    game = make_game("5C 9C 8C 2C", f"{west_card} 2D 3D", "4H 6H 7H", "10S 6S 4S",
-                     first=SOUTH, seed=seed, speed=speed)
+    game = make_game(
+        "5C 9C 8C 2C",
+        f"{west_card} 2D 3D",
+        "4H 6H 7H",
+        "10S 6S 4S",
+        first=SOUTH,
+        seed=seed,
+        speed=speed,
+    )
     game.flip(0)
     run_until(game, lambda g: len(g.table.pile) == 2)
     return game
@@ -41,7 +48,7 @@ class TestFlipping:
     def test_flip_delays_are_short_but_not_instant(self):
         for seed in range(100):
             game = after_west_flips(seed, "normal", "7D")
-            (when, seat), = scheduled(game, "flip")
+            ((when, seat),) = scheduled(game, "flip")
             assert seat == 2 and 250 <= when - game.last_flip_ms <= 1500
 
     def test_they_flip_when_they_pay(self):
@@ -49,7 +56,11 @@ class TestFlipping:
         game.flip(0)
         run_until(game, lambda g: g.table.collector is not None)
         assert [e["seat"] for e in game.take_events() if e["type"] == "flip"] == [
-            "south", "west", "west", "west"]
+            "south",
+            "west",
+            "west",
+            "west",
+        ]
 
 
 class TestSlapping:

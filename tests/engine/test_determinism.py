@@ -9,9 +9,9 @@ import json
 import random
 
 import pytest
+from players import play_simulated_human
 from support import run_python
 
-from players import play_simulated_human
 from ewar.game import Game
 from ewar.replay import Replay
 
@@ -54,8 +54,9 @@ class TestSameInputsSameGame:
         reference = simulated(seed, speed)
         expected_events, expected_view = all_events(reference), reference.view()
         for pattern in range(3):
-            events, view = replay_with_frames(seed, speed, reference.actions,
-                                              random.Random(pattern))
+            events, view = replay_with_frames(
+                seed, speed, reference.actions, random.Random(pattern)
+            )
             assert events == expected_events
             assert view == expected_view
 
@@ -65,11 +66,13 @@ class TestSameInputsSameGame:
         assert rebuilt.view() == game.view() and rebuilt.outcome == game.outcome
 
     def test_a_fresh_interpreter_plays_the_same_game(self):
-        code = ("import hashlib, json; from ewar.game import Game; "
-                "from players import play_simulated_human; "
-                "g = play_simulated_human(Game(4242, speed='fast'), reaction_ms=300, "
-                "flip_ms=350); print(hashlib.sha256(json.dumps(g.take_events()).encode())"
-                ".hexdigest())")
+        code = (
+            "import hashlib, json; from ewar.game import Game; "
+            "from players import play_simulated_human; "
+            "g = play_simulated_human(Game(4242, speed='fast'), reaction_ms=300, "
+            "flip_ms=350); print(hashlib.sha256(json.dumps(g.take_events()).encode())"
+            ".hexdigest())"
+        )
         local = hashlib.sha256(json.dumps(all_events(simulated(4242, "fast"))).encode())
         for hashseed in ("1", "98765"):
             out = run_python("-c", code, hashseed=hashseed)

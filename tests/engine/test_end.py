@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from players import play_simulated_human
 from support import (
     EAST,
     NORTH,
@@ -18,7 +19,6 @@ from support import (
     run_until,
 )
 
-from players import play_simulated_human
 from ewar.cards import card_name, full_deck
 from ewar.errors import GameOverError
 from ewar.game import TIME_LIMIT_MS, Game
@@ -58,8 +58,16 @@ class TestAllTheCardsWin:
         assert view["seats"][0]["cards"] == 52 and view["over"]
         assert view["result"]["won"] is True and view["result"]["winner"] == "south"
         over = events_of(game.take_events(), "game_over")
-        assert over == [{"t": game.clock, "type": "game_over", "won": True, "winner": "south",
-                         "score": view["result"]["score"], "reason": "won"}]
+        assert over == [
+            {
+                "t": game.clock,
+                "type": "game_over",
+                "won": True,
+                "winner": "south",
+                "score": view["result"]["score"],
+                "reason": "won",
+            }
+        ]
 
     def test_a_computer_player_holding_all_52_cards_ends_the_game(self):
         game = make_game("", ALL_BUT_7C_7D, "7C", "7D", first=WEST)

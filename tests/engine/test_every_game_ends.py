@@ -2,6 +2,7 @@
 with all 52 cards on the table after every single happening."""
 
 from players import next_human_action
+
 from ewar.game import TIME_LIMIT_MS, Game
 
 GAMES = 10_000

@@ -102,7 +102,10 @@ class TestFlipInTheGame:
         while len(flips) < 3:
             game.advance_to(game.next_event_time() + 1)
             flips += [e for e in game.take_events() if e["type"] == "flip"]
-        assert [(e["seat"], e["card"]) for e in flips] == [("west", "3D"), ("north", "4H"),
-                                                           ("east", "5S")]
+        assert [(e["seat"], e["card"]) for e in flips] == [
+            ("west", "3D"),
+            ("north", "4H"),
+            ("east", "5S"),
+        ]
         assert all(e["t"] > 0 for e in flips)
         assert game.view()["your_turn"] is True

@@ -15,7 +15,7 @@ from ewar.table import Table
 def random_table(rng: random.Random) -> Table:
     deck = list(range(52))
     rng.shuffle(deck)
-    deck = deck[:rng.choice([2, 4, 7, 12, 20, 52])]
+    deck = deck[: rng.choice([2, 4, 7, 12, 20, 52])]
     packs = [[], [], [], []]
     for card in deck:
         packs[rng.randrange(4)].append(card)
@@ -57,8 +57,11 @@ def play_randomly(rng: random.Random, steps: int = 2000) -> None:
             seat = rng.choice([s for s in range(4) if not table.eliminated[s]])
             # A player with no cards who would take the pending pile is left out here: what
             # happens when they are eliminated is pinned (xfail) in test_slapping.py.
-            if (seat in (table.challenger, table.collector) and not table.packs[seat]
-                    and table.pattern() is None):
+            if (
+                seat in (table.challenger, table.collector)
+                and not table.packs[seat]
+                and table.pattern() is None
+            ):
                 continue
             table.slap(seat)
         check(table)

@@ -15,9 +15,16 @@ from ewar.game import Game
 from ewar.replay import Replay
 
 
-def table_with_pile(pile: str, *, south: str = "9S 10S", west: str = "9C 10C",
-                    north: str = "9D 10D", east: str = "9H 10H", burned: str = "",
-                    lenient: bool = False):
+def table_with_pile(
+    pile: str,
+    *,
+    south: str = "9S 10S",
+    west: str = "9C 10C",
+    north: str = "9D 10D",
+    east: str = "9H 10H",
+    burned: str = "",
+    lenient: bool = False,
+):
     """A table whose pile holds ``burned`` face down under ``pile`` face up (bottom → top)."""
     table = make_table(south, west, north, east, first=SOUTH, lenient=lenient)
     table.pile = cards(burned) + cards(pile)
@@ -109,11 +116,11 @@ class TestBurnedCardsNeverCount:
     def test_burned_cards_made_by_wrong_slaps_do_not_make_a_double(self):
         table = make_table("7C 2C", "7D 3D", "4H 5H", "6S 8S")
         table.slap(SOUTH)  # burns 7C under the (empty) pile
-        table.flip()       # South's turn: 2C
+        table.flip()  # South's turn: 2C
         assert table.pattern() is None
         table = make_table("2C 9C", "7D 3D", "4H 5H", "6S 8S")
-        table.slap(WEST)   # West burns 7D
-        table.flip()       # South flips 2C on top
+        table.slap(WEST)  # West burns 7D
+        table.flip()  # South flips 2C on top
         table.slap(NORTH)  # North burns 4H
         assert names(table.face_up()) == ["2C"] and table.pattern() is None
 
@@ -249,24 +256,23 @@ class TestElimination:
         assert table.status(NORTH) == "eliminated" and not table.packs[NORTH]
         assert len(table.pile) == 4 and table.slaps_won[NORTH] == 0
 
-
     def test_an_eliminated_challenger_never_takes_the_pile(self):
         table = make_table("2C 3C", "QD", "4H 5H 6H", "7S 8S", first=WEST)
-        table.flip()      # West's queen, its last card: North owes 2
+        table.flip()  # West's queen, its last card: North owes 2
         table.slap(WEST)  # West, with no cards, slaps wrongly: eliminated
         assert table.status(WEST) == "eliminated"
         assert table.challenger is None and table.turn == NORTH  # the challenge lapses
         table.flip()
-        table.flip()      # North's flips are now an ordinary turn
+        table.flip()  # North's flips are now an ordinary turn
         if table.collector is not None:
             table.take_pile(table.collector, "challenge")
         assert not table.packs[WEST] and table.turn != WEST
 
     def test_an_eliminated_player_never_takes_the_waiting_pile(self):
         table = make_table("2C 3C", "4D", "JH", "5S 6S", first=WEST)
-        table.flip()       # West 4D
-        table.flip()       # North's jack, its last card: East pays one
-        table.flip()       # East 5S: North is to take the pile after the pause
+        table.flip()  # West 4D
+        table.flip()  # North's jack, its last card: East pays one
+        table.flip()  # East 5S: North is to take the pile after the pause
         assert table.collector == NORTH
         table.slap(NORTH)  # North, with no cards, slaps wrongly: eliminated
         assert table.collector == EAST  # the claim passes to the last player to flip
@@ -317,7 +323,8 @@ class TestLenientHouseRule:
         assert view["lenient"] is False and view["speed"] == "normal"
 
     def test_a_lenient_daily_replay_is_refused(self):
-        record = Replay(seed=0, mode="daily", speed="normal", lenient=True,
-                        date="2026-11-30").to_json()
+        record = Replay(
+            seed=0, mode="daily", speed="normal", lenient=True, date="2026-11-30"
+        ).to_json()
         with pytest.raises(ReplayError):
             Replay.from_json(record).play()

@@ -46,12 +46,12 @@ class TestBurnedCardsComeFirst:
 
     def test_every_burned_card_comes_before_every_played_card(self):
         table = make_table("3C 2C", "9D 4D", "10H 5H 6H", "5S 7S")
-        table.slap(WEST)   # burns 9D
-        table.flip()       # 3C
+        table.slap(WEST)  # burns 9D
+        table.flip()  # 3C
         table.slap(NORTH)  # burns 10H
-        table.flip()       # 4D
-        table.flip()       # 5H
-        table.flip()       # 5S
+        table.flip()  # 4D
+        table.flip()  # 5H
+        table.flip()  # 5S
         table.slap(SOUTH)
         taken = names(table.packs[SOUTH])[1:]
         assert sorted(taken[:2]) == ["10H", "9D"]
@@ -63,13 +63,14 @@ class TestTakingInTheGame:
 
     def test_pile_taken_reports_the_number_of_cards(self):
         game = make_game("3C 2C 8C", "9D 4D", "5H 6H", "5S 7S", first=SOUTH)
-        game.slap(0)       # South burns 3C on the empty pile
-        game.flip(1)       # 2C
+        game.slap(0)  # South burns 3C on the empty pile
+        game.flip(1)  # 2C
         run_until(game, lambda g: g.table.pattern() is not None or g.over)
         # West 9D, North 5H, East 5S: a Double; the human slaps at once
         game.slap(game.clock)
         taken = events_of(game.take_events(), "pile_taken")
-        assert taken == [{"t": game.clock, "type": "pile_taken", "seat": "south", "cards": 5,
-                          "how": "slap"}]
+        assert taken == [
+            {"t": game.clock, "type": "pile_taken", "seat": "south", "cards": 5, "how": "slap"}
+        ]
         assert game.view()["seats"][0]["cards"] == 6
         assert names(game.table.packs[SOUTH]) == ["8C", "3C", "2C", "9D", "5H", "5S"]

@@ -17,8 +17,9 @@ SEARCH = range(3000)
 
 def double_after_west(seed: int, speed: str = "normal"):
     """South flips 5C at 0 ms, then West's 5D makes a Double; returned one ms after it."""
-    game = make_game("5C 9C 8C 2C", "5D 2D 3D", "4H 6H 7H", "10S 6S 4S", first=SOUTH,
-                     seed=seed, speed=speed)
+    game = make_game(
+        "5C 9C 8C 2C", "5D 2D 3D", "4H 6H 7H", "10S 6S 4S", first=SOUTH, seed=seed, speed=speed
+    )
     game.flip(0)
     run_until(game, lambda g: g.table.pattern() is not None)
     return game
@@ -92,8 +93,9 @@ class TestSlapsInTimeOrder:
         assert late[-1]["seat"] == "south"  # the pile had gone: an empty pile is wrong
 
     def test_later_computer_slaps_on_the_same_cards_do_not_happen(self):
-        game = find(double_after_west,
-                    lambda g: slap_before_next_flip(g) and len(scheduled(g, "slap")) == 3)
+        game = find(
+            double_after_west, lambda g: slap_before_next_flip(g) and len(scheduled(g, "slap")) == 3
+        )
         when, _ = first_cpu_slap(game)
         game.advance_to(when + 1)
         assert scheduled(game, "slap") == []
@@ -115,8 +117,8 @@ class TestExactTies:
     def test_computer_slaps_at_the_same_ms_go_clockwise_from_south(self, speed):
         def tied(game):
             slaps = sorted(scheduled(game, "slap"))
-            return (slap_before_next_flip(game) and len(slaps) >= 2
-                    and slaps[0][0] == slaps[1][0])
+            return slap_before_next_flip(game) and len(slaps) >= 2 and slaps[0][0] == slaps[1][0]
+
         game = find(lambda seed: double_after_west(seed, speed), tied)
         when = first_cpu_slap(game)[0]
         tied_seats = {seat for t, seat in scheduled(game, "slap") if t == when}
@@ -125,16 +127,18 @@ class TestExactTies:
         assert winner_of_the_slap(game) == SEAT_NAMES[clockwise_first]
 
     def test_a_human_slap_at_the_ms_of_a_burying_flip_still_sees_the_pattern(self):
-        game = find(lambda seed: double_after_west(seed, "slow"),
-                    lambda g: not slap_before_next_flip(g))
-        (flip_at, _), = scheduled(game, "flip")
+        game = find(
+            lambda seed: double_after_west(seed, "slow"), lambda g: not slap_before_next_flip(g)
+        )
+        ((flip_at, _),) = scheduled(game, "flip")
         game.slap(flip_at)
         assert winner_of_the_slap(game) == "south"
 
     def test_a_human_slap_after_a_burying_flip_is_wrong(self):
-        game = find(lambda seed: double_after_west(seed, "slow"),
-                    lambda g: not slap_before_next_flip(g))
-        (flip_at, _), = scheduled(game, "flip")
+        game = find(
+            lambda seed: double_after_west(seed, "slow"), lambda g: not slap_before_next_flip(g)
+        )
+        ((flip_at, _),) = scheduled(game, "flip")
         game.slap(flip_at + 1)
         events = game.take_events()
         assert events_of(events, "slap_won") == []
@@ -143,8 +147,9 @@ class TestExactTies:
 
 def sandwich_in_the_pause(seed: int, speed: str = "normal"):
     """West 9D, North's jack, East pays 9S: a Sandwich while North waits to take the pile."""
-    game = make_game("2C 3C 4C", "9D 5D 6D", "JH 7H 8H", "9S 10S 2S", first=WEST,
-                     seed=seed, speed=speed)
+    game = make_game(
+        "2C 3C 4C", "9D 5D 6D", "JH 7H 8H", "9S 10S 2S", first=WEST, seed=seed, speed=speed
+    )
     run_until(game, lambda g: g.table.collector is not None)
     return game
 
@@ -164,8 +169,12 @@ class TestTheCollectionPause:
         game = sandwich_in_the_pause(1)
         game.slap(game.clock)
         events = game.take_events()
-        assert events_of(events, "slap_won")[0] == {"t": game.clock, "type": "slap_won",
-                                                    "seat": "south", "pattern": "sandwich"}
+        assert events_of(events, "slap_won")[0] == {
+            "t": game.clock,
+            "type": "slap_won",
+            "seat": "south",
+            "pattern": "sandwich",
+        }
         view = game.view()
         assert view["collecting"] is None and view["seats"][0]["cards"] == 6
         assert view["your_turn"] and scheduled(game, "collect") == []
@@ -173,7 +182,7 @@ class TestTheCollectionPause:
     def test_a_computer_slapping_during_the_pause_wins_the_pile(self):
         game = find(sandwich_in_the_pause, lambda g: scheduled(g, "slap") != [])
         when, seat = first_cpu_slap(game)
-        (collect_at, _), = scheduled(game, "collect")
+        ((collect_at, _),) = scheduled(game, "collect")
         assert when < collect_at
         game.advance_to(collect_at + 1)
         events = game.take_events()
@@ -181,20 +190,23 @@ class TestTheCollectionPause:
         assert [e["how"] for e in events_of(events, "pile_taken")] == ["slap"]
 
     def test_a_slap_in_the_last_ms_of_the_pause_still_wins(self):
-        game = find(lambda seed: sandwich_in_the_pause(seed, "slow"),
-                    lambda g: scheduled(g, "slap") == [])
-        (collect_at, _), = scheduled(game, "collect")
+        game = find(
+            lambda seed: sandwich_in_the_pause(seed, "slow"), lambda g: scheduled(g, "slap") == []
+        )
+        ((collect_at, _),) = scheduled(game, "collect")
         game.slap(collect_at)
         assert winner_of_the_slap(game) == "south"
 
     def test_a_slap_after_the_pause_is_too_late(self):
-        game = find(lambda seed: sandwich_in_the_pause(seed, "slow"),
-                    lambda g: scheduled(g, "slap") == [])
-        (collect_at, _), = scheduled(game, "collect")
+        game = find(
+            lambda seed: sandwich_in_the_pause(seed, "slow"), lambda g: scheduled(g, "slap") == []
+        )
+        ((collect_at, _),) = scheduled(game, "collect")
         game.slap(collect_at + 1)
         events = game.take_events()
         assert [(e["seat"], e["how"]) for e in events_of(events, "pile_taken")] == [
-            ("north", "challenge")]
+            ("north", "challenge")
+        ]
         assert events_of(events, "wrong_slap")[-1]["seat"] == "south"
 
     def test_the_human_cannot_flip_during_the_pause(self):
@@ -204,6 +216,6 @@ class TestTheCollectionPause:
         with pytest.raises(NotYourTurnError) as caught:
             game.flip(game.clock)  # even the challenger waits for the pause to end
         assert "south" in str(caught.value) and "pile" in str(caught.value)
-        (collect_at, _), = scheduled(game, "collect")
+        ((collect_at, _),) = scheduled(game, "collect")
         game.flip(collect_at + 1)  # then the challenger flips next
         assert game.view()["pile"]["top"] == ["2C"]

@@ -9,17 +9,34 @@ import random
 import re
 
 import pytest
+from players import play_simulated_human
 from support import EAST, SOUTH, WEST, events_of, make_game, random_human, run_until, step
 
-from players import play_simulated_human
 from ewar.cards import card_name
 from ewar.game import Game
 
 SEATS = ["south", "west", "north", "east"]
 CARD = re.compile(r"(10|[2-9JQKA])[CDHS]")
-VIEW_KEYS = {"seed", "mode", "date", "speed", "lenient", "clock", "wake_at", "seats", "pile",
-             "turn", "challenge", "collecting", "your_turn", "wrong_slaps", "piles_slapped", "score",
-             "over", "result"}
+VIEW_KEYS = {
+    "seed",
+    "mode",
+    "date",
+    "speed",
+    "lenient",
+    "clock",
+    "wake_at",
+    "seats",
+    "pile",
+    "turn",
+    "challenge",
+    "collecting",
+    "your_turn",
+    "wrong_slaps",
+    "piles_slapped",
+    "score",
+    "over",
+    "result",
+}
 PAY = {"J": 1, "Q": 2, "K": 3, "A": 4}
 
 
@@ -37,7 +54,7 @@ def hidden_cards(game: Game) -> set[str]:
     """Cards nobody at the table can see: every pack, and the burned cards face down."""
     table = game.table
     hidden = {card_name(c) for pack in table.packs for c in pack}
-    return hidden | {card_name(c) for c in table.pile[:table.burned]}
+    return hidden | {card_name(c) for c in table.pile[: table.burned]}
 
 
 def check_view(game: Game) -> dict:
@@ -54,8 +71,16 @@ def check_view(game: Game) -> dict:
 def check_event(event: dict) -> None:
     seat, kind = event.get("seat"), event["type"]
     assert isinstance(event["t"], int) and event["t"] >= 0
-    if kind in ("flip", "pay_card", "slap_won", "wrong_slap", "pile_taken", "player_out",
-                "player_back", "player_eliminated"):
+    if kind in (
+        "flip",
+        "pay_card",
+        "slap_won",
+        "wrong_slap",
+        "pile_taken",
+        "player_out",
+        "player_back",
+        "player_eliminated",
+    ):
         assert seat in SEATS
     if kind == "flip":
         assert CARD.fullmatch(event["card"])
@@ -179,7 +204,12 @@ class TestSeatsAndTurn:
         game = Game(-12, speed="slow", lenient=True)
         view = check_view(game)
         assert (view["seed"], view["mode"], view["date"], view["speed"], view["lenient"]) == (
-            -12, "practice", None, "slow", True)
+            -12,
+            "practice",
+            None,
+            "slow",
+            True,
+        )
         daily = check_view(Game.daily("2026-11-30"))
         assert daily["mode"] == "daily" and daily["date"] == "2026-11-30"
 
@@ -190,8 +220,9 @@ class TestEvents:
     def test_every_event_type_and_its_fields(self):
         seen = set()
         for seed in range(30):
-            game = random_human(Game(seed, speed="fast", lenient=seed % 3 == 0),
-                                random.Random(seed))
+            game = random_human(
+                Game(seed, speed="fast", lenient=seed % 3 == 0), random.Random(seed)
+            )
             events = game.take_events()
             assert [e["t"] for e in events] == sorted(e["t"] for e in events)
             assert events[-1]["type"] == "game_over" and len(events_of(events, "game_over")) == 1
@@ -203,17 +234,33 @@ class TestEvents:
             for event in events:
                 check_event(event)
                 seen.add(event["type"])
-        assert seen == {"flip", "pay_card", "challenge_passed", "slap_won", "wrong_slap",
-                        "pile_taken", "player_out", "player_back", "player_eliminated",
-                        "game_over"}
+        assert seen == {
+            "flip",
+            "pay_card",
+            "challenge_passed",
+            "slap_won",
+            "wrong_slap",
+            "pile_taken",
+            "player_out",
+            "player_back",
+            "player_eliminated",
+            "game_over",
+        }
 
     def test_a_flip_and_a_pay_card(self):
         game = make_game("QC 2C", "3D 4D", "5H", "6S", first=SOUTH)
         game.flip(40)
         assert game.take_events() == [
             {"t": 40, "type": "flip", "seat": "south", "card": "QC"},
-            {"t": 40, "type": "pay_card", "seat": "south", "card": "QC", "owed": 2,
-             "payer": "west"}]
+            {
+                "t": 40,
+                "type": "pay_card",
+                "seat": "south",
+                "card": "QC",
+                "owed": 2,
+                "payer": "west",
+            },
+        ]
 
     def test_a_challenge_passed_on(self):
         game = make_game("2C 9C 8C", "KD", "3H", "4S 5S 6S", first=WEST)
@@ -226,14 +273,17 @@ class TestEvents:
         game.slap(5)
         assert game.take_events() == [
             {"t": 5, "type": "wrong_slap", "seat": "south", "burned": True},
-            {"t": 5, "type": "player_out", "seat": "south"}]
+            {"t": 5, "type": "player_out", "seat": "south"},
+        ]
 
     def test_an_elimination_and_the_end(self):
         game = make_game("", "3D", "5H", "6S", first=WEST)
         game.slap(5)
         events = game.take_events()
-        assert events[:2] == [{"t": 5, "type": "wrong_slap", "seat": "south", "burned": False},
-                              {"t": 5, "type": "player_eliminated", "seat": "south"}]
+        assert events[:2] == [
+            {"t": 5, "type": "wrong_slap", "seat": "south", "burned": False},
+            {"t": 5, "type": "player_eliminated", "seat": "south"},
+        ]
         assert events[2]["type"] == "game_over" and events[2]["won"] is False
         assert events[2]["winner"] is None and events[2]["score"] == 0
 
@@ -247,13 +297,13 @@ class TestEvents:
         assert game.take_events() == [
             {"t": t, "type": "slap_won", "seat": "south", "pattern": "double"},
             {"t": t, "type": "pile_taken", "seat": "south", "cards": 2, "how": "slap"},
-            {"t": t, "type": "player_back", "seat": "south"}]
+            {"t": t, "type": "player_back", "seat": "south"},
+        ]
 
     def test_events_are_handed_over_once(self):
         game = make_game("2C", "3D", "4H", "5S")
         game.flip(0)
         assert game.take_events() != [] and game.take_events() == []
-
 
 
 class TestRunningScore:

@@ -3,7 +3,8 @@
     python tests/function/replays.py --date 2026-11-30 [--plays 450:300 250:300 ...]
 
 prints JSON: {"engine_version", "plays": [{"reaction_ms", "flip_ms", "replay", "score", "verdict"}...],
-"practice", "unfinished", "tampered", "too_fast"} -- each of the last four a replay record with its verdict.
+"practice", "unfinished", "tampered", "too_fast", "lost"} -- each a replay record; "verdict" is what the judge
+(``bridge.judge_daily``, the call the function makes) says of a record sent for its date with no score claimed.
 """
 
 from __future__ import annotations
@@ -15,24 +16,37 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).resolve().parents[1])]
 
-from ewar import bridge
 from players import play_simulated_human
+
+from ewar import bridge
 from ewar.game import Game
 from ewar.replay import Replay
 
 
 def verdict_of(record: dict) -> dict:
-    """What ``bridge.verify`` says of a record (the same call the function makes)."""
+    """What ``bridge.verify`` says of a record: the replay alone, judged by nothing."""
     return json.loads(bridge.verify(json.dumps(record)))
 
 
+def judged(record: dict, date: str, score: int | None = None) -> dict:
+    """The judge's verdict on ``record`` sent for ``date`` claiming ``score`` (None: no claim)."""
+    return json.loads(bridge.judge_daily(json.dumps(record), date, score))
+
+
 def simulated_play(game: Game, reaction_ms: int, flip_ms: int) -> dict:
-    """Play ``game`` with the simulated human; its record, verdict and score."""
-    record = Replay.of(play_simulated_human(game, reaction_ms=reaction_ms, flip_ms=flip_ms)).to_dict()
-    verdict = verdict_of(record)
-    score = verdict["result"]["score"] if verdict.get("result") else None
-    return {"reaction_ms": reaction_ms, "flip_ms": flip_ms, "replay": record, "score": score,
-            "verdict": verdict}
+    """Play ``game`` with the simulated human; its record, the judge's verdict and the score."""
+    record = Replay.of(
+        play_simulated_human(game, reaction_ms=reaction_ms, flip_ms=flip_ms)
+    ).to_dict()
+    verdict = judged(record, record.get("date") or "")
+    score = verdict["score"] if verdict["ok"] else verdict_of(record).get("result", {}).get("score")
+    return {
+        "reaction_ms": reaction_ms,
+        "flip_ms": flip_ms,
+        "replay": record,
+        "score": score,
+        "verdict": verdict,
+    }
 
 
 def daily_play(date: str, reaction_ms: int, flip_ms: int) -> dict:
@@ -63,8 +77,9 @@ def shifted(record: dict, index: int, delta_ms: int) -> dict:
     return dict(record, actions=actions)
 
 
-def play_with_reactions(game: Game, reaction_ms: int, flip_ms: int,
-                        overrides: dict[int, int]) -> tuple[Game, list[dict]]:
+def play_with_reactions(
+    game: Game, reaction_ms: int, flip_ms: int, overrides: dict[int, int]
+) -> tuple[Game, list[dict]]:
     """The simulated human, reacting ``overrides[flip time]`` ms after chosen flips; the game and its events."""
     play_simulated_human(game, reaction_ms, flip_ms, overrides)
     return game, game.take_events()
@@ -89,9 +104,14 @@ def race_pairs(date: str, reaction_ms: int, flip_ms: int, limit: int = 3) -> lis
     for card_ms, won_ms in cpu_slap_wins(events):
         if won_ms - card_ms < 100 or len(pairs) >= limit:
             continue
-        game, _ = play_with_reactions(Game.daily(date), reaction_ms, flip_ms, {card_ms: won_ms - card_ms})
+        game, _ = play_with_reactions(
+            Game.daily(date), reaction_ms, flip_ms, {card_ms: won_ms - card_ms}
+        )
         record = Replay.of(game).to_dict()
-        index = next((i for i, (t, kind) in enumerate(record["actions"]) if t == won_ms and kind == "s"), None)
+        index = next(
+            (i for i, (t, kind) in enumerate(record["actions"]) if t == won_ms and kind == "s"),
+            None,
+        )
         if index is None:
             continue
         pairs.append({"tie": record, "late": shifted(record, index, 1), "index": index})
@@ -106,22 +126,37 @@ def parse_play(text: str) -> tuple[int, int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--date", required=True)
-    parser.add_argument("--plays", nargs="*", default=["450:300"], type=parse_play,
-                        help="reaction_ms:flip_ms of each simulated daily game")
+    parser.add_argument(
+        "--plays",
+        nargs="*",
+        default=["450:300"],
+        type=parse_play,
+        help="reaction_ms:flip_ms of each simulated daily game",
+    )
     args = parser.parse_args(argv)
     plays = [daily_play(args.date, reaction, flip) for reaction, flip in args.plays]
     base = plays[0]["replay"]
     practice = simulated_play(Game(7, mode="practice", speed="normal"), 450, 300)["replay"]
     too_fast = daily_play(args.date, 60, 300)
-    print(json.dumps({
-        "engine_version": bridge.ENGINE_VERSION,
-        "plays": plays,
-        "practice": {"replay": practice, "verdict": verdict_of(practice)},
-        "unfinished": {"replay": unfinished(base)},
-        "tampered": {"replay": tampered(base)},
-        "too_fast": {"replay": too_fast["replay"], "score": too_fast["score"],
-                     "verdict": too_fast["verdict"]},
-    }))
+    lost = daily_play(args.date, 900, 500)
+    assert lost["verdict"]["ok"] and lost["verdict"]["won"] is False
+    print(
+        json.dumps(
+            {
+                "engine_version": bridge.ENGINE_VERSION,
+                "plays": plays,
+                "practice": {"replay": practice},
+                "unfinished": {"replay": unfinished(base)},
+                "tampered": {"replay": tampered(base)},
+                "too_fast": {
+                    "replay": too_fast["replay"],
+                    "score": too_fast["score"],
+                    "verdict": too_fast["verdict"],
+                },
+                "lost": lost,
+            }
+        )
+    )
     return 0
 
 

@@ -1,17 +1,25 @@
-// Loads the ewar engine into Pyodide (from a build-time memory snapshot when one matches, else plainly) and replays records.
+// The scores function's engine: finds the runtime, the wheel and the snapshot on disk, loads them through the
+// shared Pyodide host (web/js/engine/host.js) and asks the engine's judge for the verdict on a daily record.
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import v8 from "node:v8";
+import { loadEngineFromWheel, restoreEngine } from "../../../web/js/engine/host.js";
 
+/** The snapshot fingerprint format this loader reads (contract D: build/function/engine.snapshot.json). */
 export const SNAPSHOT_FORMAT = 1;
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 /** Candidate project roots: explicit, Lambda task root, working directory, then up from this file. */
 function rootCandidates(explicit) {
-  const roots = [explicit, process.env.EWAR_ROOT, process.env.LAMBDA_TASK_ROOT, process.cwd(),
-    path.resolve(HERE, "../../..")];
+  const roots = [
+    explicit,
+    process.env.EWAR_ROOT,
+    process.env.LAMBDA_TASK_ROOT,
+    process.cwd(),
+    path.resolve(HERE, "../../.."),
+  ];
   return [...new Set(roots.filter(Boolean).map((root) => path.resolve(root)))];
 }
 
@@ -23,31 +31,18 @@ function findPyodideDir(roots) {
   throw new Error("pyodide runtime files not found (node_modules/pyodide)");
 }
 
-function wheelFromBuildInfo(root) {
-  const infoPath = path.join(root, "dist", "build-info.json");
-  if (!existsSync(infoPath)) return null;
-  const wheel = JSON.parse(readFileSync(infoPath, "utf8")).engine_wheel;
-  if (typeof wheel !== "string" || !/^wheels\/ewar-[^/]+\.whl$/.test(wheel)) return null;
-  const candidate = path.join(root, "dist", wheel);
-  return existsSync(candidate) ? candidate : null;
-}
-
-function wheelFromDirectory(root) {
-  const dir = path.join(root, "dist", "wheels");
-  if (!existsSync(dir)) return null;
-  const wheels = readdirSync(dir).filter((name) => /^ewar-.*\.whl$/.test(name));
-  if (wheels.length === 0) return null;
-  wheels.sort((a, b) => statSync(path.join(dir, b)).mtimeMs - statSync(path.join(dir, a)).mtimeMs);
-  return path.join(dir, wheels[0]);
-}
-
+/** The wheel that dist/build-info.json names (the build's one wheel). */
 function findWheel(roots) {
-  if (process.env.EWAR_WHEEL && existsSync(process.env.EWAR_WHEEL)) return process.env.EWAR_WHEEL;
   for (const root of roots) {
-    const wheel = wheelFromBuildInfo(root) ?? wheelFromDirectory(root);
-    if (wheel) return wheel;
+    const infoPath = path.join(root, "dist", "build-info.json");
+    if (!existsSync(infoPath)) continue;
+    const wheel = JSON.parse(readFileSync(infoPath, "utf8")).engine_wheel;
+    if (typeof wheel === "string" && /^wheels\/ewar-[^/]+\.whl$/.test(wheel)) {
+      const candidate = path.join(root, "dist", wheel);
+      if (existsSync(candidate)) return candidate;
+    }
   }
-  throw new Error("ewar wheel not found (dist/wheels/ewar-*.whl); run python build.py");
+  throw new Error("no engine wheel named by dist/build-info.json: run python build.py build");
 }
 
 function findSnapshot(roots) {
@@ -58,12 +53,12 @@ function findSnapshot(roots) {
   return null;
 }
 
-/** Where the runtime, the wheel and (optionally) the snapshot live. */
+/** Where the runtime, the wheel and (optionally) the snapshot are: explicit options first, then the roots. */
 export function locateAssets(options = {}) {
   const roots = rootCandidates(options.root);
   return {
     pyodideDir: options.pyodideDir ?? findPyodideDir(roots),
-    wheelPath: options.wheelPath ?? findWheel(roots),
+    wheelPath: options.wheelPath ?? process.env.EWAR_WHEEL ?? findWheel(roots),
     snapshotPath: options.snapshotPath === undefined ? findSnapshot(roots) : options.snapshotPath,
   };
 }
@@ -73,133 +68,86 @@ function readBytes(file) {
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 }
 
-export function sha256(bytes) {
-  return createHash("sha256").update(bytes).digest("hex");
-}
-
-async function importPyodide(pyodideDir) {
-  const module = await import(pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href);
-  return module;
-}
-
-function pyodideOptions(pyodideDir, extra) {
-  return { indexURL: `${pyodideDir}${path.sep}`, stdout: () => {}, stderr: (line) => console.error(line), ...extra };
-}
-
-const SITE_PACKAGES = "import sys\n[p for p in sys.path if p.endswith('site-packages')][0]";
-
-/** Unpacks the wheel into site-packages (the filesystem is not part of a memory snapshot). */
-export function installWheel(pyodide, wheelBytes) {
-  const sitePackages = pyodide.runPython(SITE_PACKAGES);
-  pyodide.unpackArchive(wheelBytes, "wheel", { extractDir: sitePackages });
-  pyodide.runPython("import importlib; importlib.invalidate_caches()");
-}
-
-/** Imports every ewar module (nothing is imported lazily later); answers [ENGINE_VERSION, ewar modules]. */
-export const PRELOAD = `
-import importlib, json, pkgutil, sys
-import ewar
-for _module in pkgutil.walk_packages(ewar.__path__, "ewar."):
-    importlib.import_module(_module.name)
-import ewar.bridge
-json.dumps([ewar.bridge.ENGINE_VERSION, sorted(m for m in sys.modules if m.split(".")[0] == "ewar")])
-`;
-const LOADED = `
-import json, sys
-json.dumps([sys.modules["ewar.bridge"].ENGINE_VERSION, sorted(m for m in sys.modules if m.split(".")[0] == "ewar")])
-`;
+const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
 
 /**
- * V8 first runs wasm in its baseline tier (Liftoff) and optimizes hot functions in the background. A restored
- * snapshot skips Python's start-up, so the interpreter's hot loop is still baseline code for the first handful
- * of verifications (~3-8x slower until the optimizing tier catches up). EWAR_WASM_TURBOFAN=1 compiles with
- * the optimizing tier from the start instead: every verification is fast at once, but the load costs
- * 0.5-2 s more of CPU (measured on 2 busy cores), so it is off by default. Set before the module compiles.
+ * V8 first runs wasm in its baseline tier (Liftoff). A restored snapshot skips Python's start-up, so the
+ * interpreter's hot loop is still baseline code for the first handful of verdicts (~3-8x slower until the
+ * optimizing tier catches up). EWAR_WASM_TURBOFAN=1 compiles optimized from the start: fast verdicts at once,
+ * but 0.5-2 s more CPU at load on 2 busy cores, so it is off by default. Must be set before the module compiles.
  */
 function chooseWasmTier() {
   if (process.env.EWAR_WASM_TURBOFAN === "1") v8.setFlagsFromString("--no-liftoff");
 }
 
-function snapshotMatches(meta, { pyodideVersion, wasmSize, wheelSha }) {
-  return meta.format === SNAPSHOT_FORMAT && meta.pyodide_version === pyodideVersion &&
-    meta.wasm_size === wasmSize && meta.wheel_sha256 === wheelSha;
+/** The fingerprint's checks that need no interpreter: the same runtime and the same wheel. */
+function snapshotMismatch(meta, { pyodideVersion, wasmSize, wheelSha }) {
+  if (meta.format !== SNAPSHOT_FORMAT) return `format ${meta.format}`;
+  if (meta.pyodide_version !== pyodideVersion) return `Pyodide ${meta.pyodide_version}, not ${pyodideVersion}`;
+  if (meta.wasm_size !== wasmSize) return "another pyodide.asm.wasm";
+  if (meta.wheel_sha256 !== wheelSha) return "made from another wheel";
+  return null;
 }
 
-/** The snapshot already holds every ewar module in memory, so the wheel need not be unpacked again. */
-async function loadFromSnapshot(pyodideModule, assets, fingerprint) {
+async function restoreFromSnapshot(host, assets, fingerprint) {
   const meta = JSON.parse(readFileSync(`${assets.snapshotPath}.json`, "utf8"));
-  if (!snapshotMatches(meta, fingerprint)) throw new Error("snapshot does not match the runtime or the wheel");
+  const mismatch = snapshotMismatch(meta, fingerprint);
+  if (mismatch) throw new Error(`the snapshot does not match (${mismatch})`);
   const snapshot = readBytes(assets.snapshotPath);
-  const pyodide = await pyodideModule.loadPyodide(pyodideOptions(assets.pyodideDir, { _loadSnapshot: snapshot }));
-  const [version, modules] = JSON.parse(pyodide.runPython(LOADED));
-  if (version !== meta.engine_version || JSON.stringify(modules) !== JSON.stringify(meta.modules)) {
-    throw new Error("the restored snapshot does not hold the wheel's modules");
-  }
-  return pyodide;
+  return restoreEngine({ ...host, snapshot, expect: { version: meta.engine_version, modules: meta.modules } });
 }
 
-async function loadPlain(pyodideModule, assets, wheelBytes) {
-  const pyodide = await pyodideModule.loadPyodide(pyodideOptions(assets.pyodideDir));
-  installWheel(pyodide, wheelBytes);
-  pyodide.runPython(PRELOAD);
-  return pyodide;
-}
-
-function fingerprintOf(pyodideModule, assets, wheelBytes) {
-  return {
-    pyodideVersion: pyodideModule.version,
-    wasmSize: statSync(path.join(assets.pyodideDir, "pyodide.asm.wasm")).size,
-    wheelSha: sha256(wheelBytes),
-  };
-}
-
-/** A loaded engine: verify(replay object) → the engine's verdict object. */
-function wrapEngine(pyodide, how, loadMs) {
-  const bridge = pyodide.pyimport("ewar.bridge");
-  const verifyFn = bridge.verify;
-  const dailySeedFn = bridge.daily_seed;
+/** The judge's verdict object; an interpreter left unusable by a fatal error marks the engine broken. */
+function wrapEngine(bridge, how, loadMs) {
+  const judgeDaily = bridge.judge_daily;
   const engine = {
     how,
     loadMs,
     engineVersion: String(bridge.ENGINE_VERSION),
     broken: false,
-    verify(replay) {
+    /** The verdict of `ewar.judge` on `replay` (an object) sent for `date` claiming `score`. */
+    judge(replay, date, score) {
       try {
-        return JSON.parse(verifyFn(JSON.stringify(replay)));
+        return JSON.parse(judgeDaily(JSON.stringify(replay), date, score));
       } catch (error) {
-        // A fatal Pyodide error leaves the interpreter unusable: the next request loads a new one.
         if (error?.pyodide_fatal_error) engine.broken = true;
         throw error;
       }
-    },
-    dailySeed(date) {
-      return Number(dailySeedFn(date));
     },
   };
   return engine;
 }
 
 /**
- * Loads Pyodide with the ewar wheel. Tries the memory snapshot first (if present and matching),
- * falls back to a plain load. Returns { how, loadMs, engineVersion, verify, dailySeed }.
+ * Loads the engine: restores the build's memory snapshot when its fingerprint matches the runtime and the
+ * wheel, else installs the wheel plainly. Resolves to { how, loadMs, engineVersion, judge, broken }.
  */
 export async function loadEngine(options = {}) {
   const started = performance.now();
   const assets = locateAssets(options);
   chooseWasmTier();
-  const pyodideModule = await importPyodide(assets.pyodideDir);
-  const wheelBytes = readBytes(assets.wheelPath);
+  const { loadPyodide, version } = await import(pathToFileURL(path.join(assets.pyodideDir, "pyodide.mjs")).href);
+  const host = {
+    loadPyodide,
+    indexURL: `${assets.pyodideDir}${path.sep}`,
+    options: { stdout: () => {}, stderr: (line) => console.error(line) },
+  };
+  const engineWheel = readBytes(assets.wheelPath);
   if (assets.snapshotPath && options.useSnapshot !== false) {
+    const fingerprint = {
+      pyodideVersion: version,
+      wasmSize: statSync(path.join(assets.pyodideDir, "pyodide.asm.wasm")).size,
+      wheelSha: sha256(engineWheel),
+    };
     try {
-      const fingerprint = fingerprintOf(pyodideModule, assets, wheelBytes);
-      const pyodide = await loadFromSnapshot(pyodideModule, assets, fingerprint);
-      return wrapEngine(pyodide, "snapshot", performance.now() - started);
+      const { bridge } = await restoreFromSnapshot(host, assets, fingerprint);
+      return wrapEngine(bridge, "snapshot", performance.now() - started);
     } catch (error) {
       console.error(`ewar: memory snapshot not used (${error.message}); loading plainly`);
     }
   }
-  const pyodide = await loadPlain(pyodideModule, assets, wheelBytes);
-  return wrapEngine(pyodide, "plain", performance.now() - started);
+  const { bridge } = await loadEngineFromWheel({ ...host, engineWheel });
+  return wrapEngine(bridge, "plain", performance.now() - started);
 }
 
 /**
@@ -218,27 +166,4 @@ export function engineLoader(options = {}) {
     loading = null;
     return getEngine();
   };
-}
-
-/** Build time: load plainly with the wheel imported, and write the snapshot and its fingerprint. */
-export async function makeSnapshot(options = {}) {
-  const assets = locateAssets({ ...options, snapshotPath: null });
-  const pyodideModule = await importPyodide(assets.pyodideDir);
-  const wheelBytes = readBytes(assets.wheelPath);
-  const pyodide = await pyodideModule.loadPyodide(pyodideOptions(assets.pyodideDir, { _makeSnapshot: true }));
-  installWheel(pyodide, wheelBytes);
-  const [engineVersion, modules] = JSON.parse(pyodide.runPython(PRELOAD));
-  const snapshot = pyodide.makeMemorySnapshot();
-  const fingerprint = fingerprintOf(pyodideModule, assets, wheelBytes);
-  const meta = {
-    format: SNAPSHOT_FORMAT,
-    pyodide_version: fingerprint.pyodideVersion,
-    wasm_size: fingerprint.wasmSize,
-    wheel: path.basename(assets.wheelPath),
-    wheel_sha256: fingerprint.wheelSha,
-    engine_version: engineVersion,
-    modules,
-    size: snapshot.length,
-  };
-  return { snapshot, meta };
 }

@@ -1,208 +1,311 @@
-// Netlify Blobs layout: a write-once blob per submission (`${date}/${id}`) and one leaderboard blob per date.
+// The daily board on Netlify Blobs, laid out so that no write touches a growing blob (docs/scores.md, "Storage").
 //
-// Submissions are the source of truth; a date's leaderboard blob is a compact index of them, updated with
-// conditional writes (ETag compare-and-swap, retried on conflict) and rebuilt from the submissions if missing.
-// Inside one process, board writes for a date are queued and grouped (all records that arrive during a write go
-// into the next one), and writes of one submission key are queued: that cuts conflicts between the concurrent
-// requests of an instance, and keeps the local BlobsServer correct (its GET returns no ETag and its conditional
-// PUT is a check followed by a rename, not atomic).
-import { getStore } from "@netlify/blobs";
+// Per date D, in the deploy context's store:
+//   D/entries/<id>       the accepted record, written once: the source of truth
+//   D/records/<sha256>   claim of an action list: one record, one entry
+//   D/names/<digest>     claim of a name's look-alike class: one look-alike per board
+//   D/queue/<rank key>   an accepted entry not merged yet (written before its record)
+//   D/board              the summary: score histogram, top 50, last merge's entries (bounded in size)
+//   D/places/<id>        an entry's index in its score bucket, once merged
+//   D/lease              who merges now
+// A merge moves queued entries into the summary by compare-and-swap; an entry is queued before its record is
+// written and leaves the queue only after a committed merge placed it, so none is lost or counted twice.
 
-export const SUBMISSION_STORE = "ewar-scores";
-export const BOARD_STORE = "ewar-leaderboards";
-export const BOARD_FORMAT = 1;
-export const TOP = 50;
-const MAX_ATTEMPTS = 12;
-const REQUEST_TIMEOUT_MS = 10_000;
-const REBUILD_PARALLEL = 16;
+import { StoreBusy } from "./blobs.mjs";
+import {
+  emptySummary,
+  mergedRank,
+  mergeInto,
+  parseQueueKey,
+  pendingOf,
+  pendingRank,
+  queuedInTop,
+  queueKey,
+  shownOf,
+  topRows,
+} from "./board.mjs";
 
-/** Retrying did not get a conditional write through; the caller answers 503 and the client retries. */
-export class StoreBusy extends Error {}
+/** Entries one merge takes at most (keeps the summary's list of them small). */
+export const MERGE_BATCH = 1000;
+/** A claim whose owner stored no record in this long may be taken over (its request died). */
+export const STALE_CLAIM_MS = 120_000;
+/** How long a merger holds the lease; another may take it after. */
+export const LEASE_MS = 20_000;
+const PARALLEL = 24;
+const CAS_ATTEMPTS = 6;
+
+const keys = {
+  entry: (date, id) => `${date}/entries/${id}`,
+  record: (date, sha) => `${date}/records/${sha}`,
+  name: (date, digest) => `${date}/names/${digest}`,
+  place: (date, id) => `${date}/places/${id}`,
+  board: (date) => `${date}/board`,
+  lease: (date) => `${date}/lease`,
+  queue: (date) => `${date}/queue/`,
+};
+
+/** Runs `task` on every item, at most PARALLEL at a time; resolves to the results in order. */
+async function inParallel(items, task) {
+  const results = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const at = next;
+      next += 1;
+      results[at] = await task(items[at]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, items.length) }, worker));
+  return results;
+}
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const backoff = (attempt) => Math.random() * Math.min(250, 5 * 2 ** attempt);
-const timedFetch = (url, options) => fetch(url, { ...options, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
 
-/** Both stores, read with strong consistency. `blobOptions` (siteID, token, edgeURL...) only for local use. */
-export function openStores(blobOptions = {}) {
-  const common = { consistency: "strong", fetch: timedFetch, ...blobOptions };
-  return {
-    submissions: getStore({ ...common, name: SUBMISSION_STORE }),
-    boards: getStore({ ...common, name: BOARD_STORE }),
-  };
-}
-
-export const submissionKey = (date, id) => `${date}/${id}`;
-
-/** Leaderboard order: higher score first, then the earlier submission. */
-export function compareEntries(a, b) {
-  return b.score - a.score || a.received_at - b.received_at || a.seq - b.seq;
-}
-
-function entryOf(record, seq) {
-  return {
-    id: record.id, name: record.name, score: record.score, duration_ms: record.duration_ms,
-    wrong_slaps: record.wrong_slaps, won: record.won, received_at: record.received_at, seq,
-  };
-}
-
-function emptyBoard(date) {
-  return { format: BOARD_FORMAT, date, next_seq: 0, entries: [] };
-}
-
-function withEntry(board, record) {
-  const entries = [...board.entries, entryOf(record, board.next_seq)].sort(compareEntries);
-  return { ...board, next_seq: board.next_seq + 1, entries };
-}
-
-function publicEntry(entry, rank, callerId) {
-  const shown = {
-    rank, name: entry.name, score: entry.score, duration_ms: entry.duration_ms,
-    wrong_slaps: entry.wrong_slaps, won: entry.won,
-  };
-  return entry.id === callerId ? { ...shown, you: true, id: entry.id } : shown;
-}
-
-/** The GET answer: the top entries, the total, and the caller's own entry (found by their submission id). */
-export function leaderboardView(board, callerId = null) {
-  const entries = board.entries.slice(0, TOP).map((entry, index) => publicEntry(entry, index + 1, callerId));
-  const index = callerId ? board.entries.findIndex((entry) => entry.id === callerId) : -1;
-  const you = index < 0 ? null : publicEntry(board.entries[index], index + 1, callerId);
-  return { date: board.date, entries, total: board.entries.length, you };
+/** A claim was found held by another submission that stored its record (or is still storing it). */
+export class ClaimTaken extends Error {
+  constructor(kind, owner) {
+    super(`${kind} claimed by ${owner}`);
+    this.kind = kind;
+    this.owner = owner;
+  }
 }
 
 export class ScoreStore {
-  #submissions;
-  #boards;
-  #queues = new Map();
-  #batches = new Map();
-  #cache = new Map();
+  #table;
+  #now;
   #cacheMs;
+  #cache = new Map();
+  #merging = new Map();
+  #holder = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 
-  /** `cacheMs`: how long this instance may answer leaderboard reads from the board it last read or wrote. */
-  constructor({ submissions, boards }, { cacheMs = 1000 } = {}) {
-    this.#submissions = submissions;
-    this.#boards = boards;
+  /** `table`: a StoreTable (blobs.mjs). `now`: the clock. `cacheMs`: how long a board read may be reused. */
+  constructor(table, { now = Date.now, cacheMs = 1000 } = {}) {
+    this.#table = table;
+    this.#now = now;
     this.#cacheMs = cacheMs;
   }
 
-  /** Keeps the newest board seen (a slow read must not replace a newer write). */
-  #remember(date, board) {
-    const cached = this.#cache.get(date);
-    if (!cached || cached.until <= performance.now() || board.next_seq >= cached.board.next_seq) {
-      this.#cache.set(date, { board, until: performance.now() + this.#cacheMs });
-    }
-    return board;
-  }
-
-  /** The stored submission record, or null. */
+  /** The stored record of a submission id, or null. */
   async find(date, id) {
-    return this.#submissions.get(submissionKey(date, id), { type: "json" });
+    return this.#table.read(keys.entry(date, id));
   }
 
   /**
-   * Stores a new submission once and puts it on the board: { created: true, board }, or, when the id is
-   * already taken, { created: false, existing }.
+   * Stores an accepted record: claims its action list and its name, queues its entry, writes the record.
+   * Resolves to { created: true } or { created: false, existing } (the id was stored meanwhile); throws
+   * ClaimTaken("record" | "name") when another submission holds that claim (a refused name gives back the
+   * record's claim). A StoreFault may leave claims behind: they are this id's, and its retry goes through.
    */
   async submit(record) {
-    const key = submissionKey(record.date, record.id);
-    const written = await this.#serialize(key, () => this.#submissions.set(key, JSON.stringify(record),
-      { onlyIfNew: true }));
-    if (!written.modified) {
-      const existing = await this.find(record.date, record.id);
-      if (!existing) throw new StoreBusy(`${key} was neither new nor readable`);
-      return { created: false, existing };
-    }
-    return { created: true, board: await this.addToBoard(record) };
-  }
-
-  /**
-   * Puts a stored submission on its date's leaderboard (no-op if there already); returns the board.
-   * Group commit: records arriving while a board write is under way go into the next write together.
-   */
-  async addToBoard(record) {
-    let batch = this.#batches.get(record.date);
-    if (!batch) {
-      batch = { records: [] };
-      this.#batches.set(record.date, batch);
-      batch.written = this.#serialize(record.date, () => {
-        if (this.#batches.get(record.date) === batch) this.#batches.delete(record.date);
-        return this.#addWithRetries(record.date, batch.records);
-      });
-    }
-    batch.records.push(record);
-    return batch.written;
-  }
-
-  /** The date's leaderboard, rebuilt from the submissions if its blob is missing. */
-  async board(date) {
-    const cached = this.#cache.get(date);
-    if (cached && cached.until > performance.now()) return cached.board;
-    const current = await this.#readBoard(date, { etag: false });
-    if (current) return this.#remember(date, current.board);
-    return this.#serialize(date, async () => {
-      const again = await this.#readBoard(date, { etag: false });
-      if (again) return this.#remember(date, again.board);
-      const board = await this.#rebuild(date);
-      await this.#boards.set(date, JSON.stringify(board), { onlyIfNew: true });
-      return this.#remember(date, board);
-    });
-  }
-
-  async #addWithRetries(date, records) {
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-      const current = await this.#readBoard(date, { etag: true });
-      let board = current ? current.board : await this.#rebuild(date);
-      const onBoard = new Set(board.entries.map((entry) => entry.id));
-      const missing = records.filter((record) => !onBoard.has(record.id));
-      if (current && missing.length === 0) return this.#remember(date, board);
-      board = missing.reduce(withEntry, board);
-      const condition = !current ? { onlyIfNew: true } : current.etag ? { onlyIfMatch: current.etag } : {};
-      const written = await this.#boards.set(date, JSON.stringify(board), condition);
-      if (written.modified) return this.#remember(date, board);
-      await sleep(backoff(attempt));
-    }
-    throw new StoreBusy(`the ${date} leaderboard stayed busy`);
-  }
-
-  /**
-   * { board, etag } or null. Writers need the ETag; the local BlobsServer sends none on GET, so there it comes
-   * from a listing.
-   */
-  async #readBoard(date, { etag: needEtag }) {
-    const found = await this.#boards.getWithMetadata(date, { type: "json" });
-    if (!found || found.data === null) return null;
-    let etag = found.etag;
-    if (!etag && needEtag) {
-      const { blobs } = await this.#boards.list({ prefix: date });
-      etag = blobs.find((blob) => blob.key === date)?.etag;
-    }
-    return { board: found.data, etag };
-  }
-
-  /** Every stored submission of a date, in arrival order, as a fresh board. */
-  async #rebuild(date) {
-    const { blobs } = await this.#submissions.list({ prefix: `${date}/` });
-    const records = [];
-    for (let start = 0; start < blobs.length; start += REBUILD_PARALLEL) {
-      const batch = blobs.slice(start, start + REBUILD_PARALLEL);
-      const got = await Promise.all(batch.map((blob) => this.#submissions.get(blob.key, { type: "json" })));
-      records.push(...got.filter(Boolean));
-    }
-    records.sort((a, b) => a.received_at - b.received_at || (a.id < b.id ? -1 : 1));
-    return records.reduce(withEntry, emptyBoard(date));
-  }
-
-  /** Runs `task` after the tasks already queued under `key` in this process. */
-  async #serialize(key, task) {
-    const previous = this.#queues.get(key) ?? Promise.resolve();
-    const run = previous.then(() => task());
-    const tail = run.catch(() => {});
-    this.#queues.set(key, tail);
+    const { date, id } = record;
+    const recordKey = keys.record(date, record.actions_sha256);
+    await this.#claim("record", recordKey, id, (stored) => stored.actions_sha256 === record.actions_sha256);
     try {
-      return await run;
-    } finally {
-      if (this.#queues.get(key) === tail) this.#queues.delete(key);
+      await this.#claim(
+        "name",
+        keys.name(date, record.name_digest),
+        id,
+        (stored) => stored.name_digest === record.name_digest,
+      );
+    } catch (error) {
+      if (error instanceof ClaimTaken) await this.#table.remove(recordKey).catch(() => {});
+      throw error;
     }
+    await this.#table.put(queueKey(date, record), { id, ...shownOf(record), received_at: record.received_at });
+    if (await this.#table.createOnly(keys.entry(date, id), record)) return { created: true };
+    const existing = await this.find(date, id);
+    if (!existing) throw new StoreBusy(`${keys.entry(date, id)} was neither new nor readable`);
+    return { created: false, existing };
+  }
+
+  /**
+   * Takes `key` for `id`, or finds it already this id's. A claim is taken over when its owner's record does not
+   * hold what it claims (`holds(record)` is false: the owner's retry stored another name) or, with no record at
+   * all, after STALE_CLAIM_MS (its request died).
+   */
+  async #claim(kind, key, id, holds) {
+    const claim = { id, at: this.#now() };
+    if (await this.#table.createOnly(key, claim)) return;
+    const held = await this.#table.readWithEtag(key);
+    if (!held) {
+      if (await this.#table.createOnly(key, claim)) return;
+      throw new StoreBusy(`${key} changed under us`);
+    }
+    if (held.data.id === id) return;
+    const date = key.slice(0, 10);
+    const ownerStored = await this.find(date, held.data.id);
+    const stale = ownerStored ? !holds(ownerStored) : this.#now() - held.data.at >= STALE_CLAIM_MS;
+    if (!stale) throw new ClaimTaken(kind, held.data.id);
+    if (!(await this.#table.replaceIfMatch(key, claim, held.etag))) throw new ClaimTaken(kind, held.data.id);
+  }
+
+  // --- reading the board -------------------------------------------------------------------------------------
+
+  /** The summary and the queue of a date, reused for `cacheMs` unless `fresh`. */
+  async #snapshot(date, { fresh = false } = {}) {
+    const cached = this.#cache.get(date);
+    if (!fresh && cached && cached.until > performance.now()) return cached.snapshot;
+    const snapshot = await this.#consistentRead(date);
+    this.#cache.set(date, { snapshot, until: performance.now() + this.#cacheMs });
+    return snapshot;
+  }
+
+  /**
+   * The summary and the queue as of one generation: a merge between the two reads could hide its entries from
+   * both (or count them in both), so the queue is listed between two reads of the summary that must agree.
+   */
+  async #consistentRead(date) {
+    let summary = (await this.#table.read(keys.board(date))) ?? emptySummary(date);
+    for (let attempt = 0; ; attempt += 1) {
+      const queueKeys = await this.#table.keys(keys.queue(date));
+      const again = (await this.#table.read(keys.board(date))) ?? emptySummary(date);
+      if (again.generation === summary.generation || attempt === 3) {
+        return { summary: again, pending: pendingOf(again, queueKeys) };
+      }
+      summary = again;
+    }
+  }
+
+  /** The rank of a stored record: from the summary, its place, or the queue. */
+  async #rankOf(record, { summary, pending }) {
+    const inSummary = summary.merged.find((entry) => entry.id === record.id);
+    if (inSummary) return mergedRank(summary, pending, inSummary);
+    const queued = pending.find((entry) => entry.id === record.id);
+    if (queued) return pendingRank(summary, pending, queued);
+    const place = await this.#table.read(keys.place(record.date, record.id));
+    if (place && place.generation <= summary.generation) return mergedRank(summary, pending, place);
+    return null;
+  }
+
+  /**
+   * { rank, total } of a stored record. `justQueued`: the record was queued by this request, so the board read
+   * of the last `cacheMs` serves, with the record counted as the last of its bucket (a POST costs no board read
+   * of its own); otherwise the record is looked for in the summary, the queue and its place, read afresh if needed.
+   */
+  async standing(record, { justQueued = false } = {}) {
+    if (!justQueued) {
+      for (const fresh of [false, true]) {
+        const snapshot = await this.#snapshot(record.date, { fresh });
+        const rank = await this.#rankOf(record, snapshot);
+        if (rank !== null) return { rank, total: snapshot.summary.total + snapshot.pending.length };
+      }
+    }
+    const { summary, pending } = await this.#snapshot(record.date);
+    const merged = summary.merged.find((entry) => entry.id === record.id);
+    if (merged) return { rank: mergedRank(summary, pending, merged), total: summary.total + pending.length };
+    const self = parseQueueKey(queueKey(record.date, record));
+    const others = pending.filter((queued) => queued.id !== record.id);
+    return { rank: pendingRank(summary, [...others, self], self), total: summary.total + others.length + 1 };
+  }
+
+  /** The board view: { date, entries: top rows, total, you: the caller's row or null, queued: entries not merged }. */
+  async view(date, callerId = null) {
+    const snapshot = await this.#snapshot(date);
+    const { summary, pending } = snapshot;
+    const candidates = queuedInTop(summary, pending);
+    const bodies = await inParallel(candidates, (queued) => this.#table.read(queued.key));
+    const queuedRows = new Map(bodies.filter(Boolean).map((body) => [body.id, body]));
+    const rows = topRows(summary, pending, queuedRows);
+    const total = summary.total + pending.length;
+    let you = null;
+    if (callerId) {
+      const record = await this.find(date, callerId);
+      if (record) you = { rank: (await this.standing(record)).rank, ...shownOf(record), you: true, id: record.id };
+    }
+    const entries = rows.map(({ id, ...row }) => (id === callerId ? { ...row, you: true, id } : row));
+    return { date, entries, total, you, queued: pending.length };
+  }
+
+  // --- merging -----------------------------------------------------------------------------------------------
+
+  /**
+   * Merges the date's queue into its summary if this process is not merging it already and the lease is free.
+   * Resolves to the number of entries merged (0 when someone else is at it).
+   */
+  async merge(date) {
+    if (this.#merging.has(date)) return this.#merging.get(date);
+    const run = this.#mergeUnderLease(date).finally(() => this.#merging.delete(date));
+    this.#merging.set(date, run);
+    return run;
+  }
+
+  async #mergeUnderLease(date) {
+    const lease = await this.#takeLease(date);
+    if (!lease) return 0;
+    try {
+      let total = 0;
+      for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt += 1) {
+        const merged = await this.#mergeOnce(date);
+        if (merged !== null) {
+          total += merged;
+          if (merged < MERGE_BATCH) return total;
+          attempt = -1; // a full batch: go on with the rest of the queue
+        } else {
+          await sleep(Math.random() * 50 * (attempt + 1));
+        }
+      }
+      throw new StoreBusy(`the ${date} board stayed busy`);
+    } finally {
+      await this.#table.replaceIfMatch(keys.lease(date), { holder: this.#holder, until: 0 }, lease).catch(() => {});
+    }
+  }
+
+  /** The lease's new ETag, or null when another merger holds it. */
+  async #takeLease(date) {
+    const key = keys.lease(date);
+    const mine = { holder: this.#holder, until: this.#now() + LEASE_MS };
+    const created = await this.#table.createOnly(key, mine);
+    if (created) return created;
+    const held = await this.#table.readWithEtag(key);
+    if (!held) return null;
+    if (held.data.until > this.#now() && held.data.holder !== this.#holder) return null;
+    return this.#table.replaceIfMatch(key, mine, held.etag);
+  }
+
+  /** Records the places of the last merge and clears its queue keys (idempotent; any merger may do it). */
+  async #finish(date, summary) {
+    await inParallel(summary.merged, (entry) =>
+      this.#table.put(keys.place(date, entry.id), {
+        generation: summary.generation,
+        bucket: entry.bucket,
+        index: entry.index,
+      }),
+    );
+    await inParallel(summary.merged, (entry) => this.#table.remove(entry.key));
+  }
+
+  /**
+   * One compare-and-swap round: finish the last merge, read the queue, check each queued entry against its record,
+   * merge a batch. Resolves to how many were merged, or null when another merger committed first.
+   */
+  async #mergeOnce(date) {
+    const found = await this.#table.readWithEtag(keys.board(date));
+    const summary = found?.data ?? emptySummary(date);
+    await this.#finish(date, summary);
+    const queued = pendingOf(summary, await this.#table.keys(keys.queue(date)))
+      .sort((a, b) => a.received_at - b.received_at)
+      .slice(0, MERGE_BATCH);
+    const checked = await inParallel(queued, (entry) => this.#checkQueued(date, entry));
+    const records = checked.filter(Boolean);
+    if (records.length === 0) return 0;
+    const next = mergeInto(summary, records);
+    const written = found
+      ? await this.#table.replaceIfMatch(keys.board(date), next, found.etag)
+      : await this.#table.createOnly(keys.board(date), next);
+    if (!written) return null;
+    this.#cache.delete(date);
+    await this.#finish(date, next);
+    return records.length;
+  }
+
+  /**
+   * The record behind a queued entry ({ ...record, key }) when it is stored from that very attempt; a key left by
+   * an attempt whose record was written by another attempt, or by none for STALE_CLAIM_MS, is removed.
+   */
+  async #checkQueued(date, queued) {
+    const record = await this.find(date, queued.id);
+    if (record && record.received_at === queued.received_at) return { ...record, key: queued.key };
+    if (record || this.#now() - queued.received_at > STALE_CLAIM_MS) await this.#table.remove(queued.key);
+    return null;
   }
 }

@@ -1,12 +1,12 @@
-// The score submission envelope: body reading, field checks, name normalisation, the UTC date window.
+// The score submission envelope: body reading, field checks, the name rules (web/js/scores/names.js), the UTC
+// date window.
+import { checkName } from "../../../web/js/scores/names.js";
+
 export const MAX_BODY_BYTES = 64 * 1024;
 export const FIELDS = ["id", "name", "date", "score", "replay"];
 export const ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
-export const NAME_MAX = 20;
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY_MS = 86_400_000;
-// Letters of any script (each may carry combining marks), decimal digits, space and - _ . '
-const NAME_PATTERN = /^(?:[\p{L}\p{Nd}]\p{M}*|[ \-_.'])+$/u;
 const JSON_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 
 /** A rejected request: an HTTP status, a stable code and a human sentence. */
@@ -30,7 +30,8 @@ export function checkContentType(request) {
 /** Reads at most MAX_BODY_BYTES, whatever Content-Length claims. */
 export async function readBody(request, limit = MAX_BODY_BYTES) {
   const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > limit) reject(413, "payload_too_large", `The body is over ${limit} bytes.`);
+  if (Number.isFinite(declared) && declared > limit)
+    reject(413, "payload_too_large", `The body is over ${limit} bytes.`);
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks = [];
@@ -88,14 +89,6 @@ function checkFieldTypes(body) {
   if (wrong.length) reject(400, "invalid_type", `Wrong type: ${wrong.join(", ")}.`);
 }
 
-/** NFC, trimmed, runs of spaces collapsed; null when the name is not allowed. */
-export function normalizeName(raw) {
-  const name = raw.normalize("NFC").trim().replace(/ {2,}/g, " ");
-  const length = [...name].length;
-  if (length < 1 || length > NAME_MAX || !NAME_PATTERN.test(name)) return null;
-  return name;
-}
-
 /** "YYYY-MM-DD" of a real calendar day, else null. */
 export function parseDate(text) {
   const match = typeof text === "string" ? DATE_PATTERN.exec(text) : null;
@@ -130,18 +123,16 @@ export function checkId(id) {
   return id;
 }
 
-/** The checked envelope: { id, name, date, score, replay } with the name normalised. */
+/** The checked envelope: { id, name, date, score, replay } with the name in its normal form (NFKC). */
 export function checkSubmission(body, nowMs) {
   checkFieldSet(body);
   checkFieldTypes(body);
   const id = checkId(body.id);
-  const name = normalizeName(body.name);
-  if (name === null) {
-    reject(400, "invalid_name", "Names are 1 to 20 letters, digits, spaces or - _ . ' characters.");
-  }
+  const name = checkName(body.name);
+  if (!name.ok) reject(400, "invalid_name", name.message);
   const date = checkDate(body.date, nowMs);
   if (body.score < 0) reject(400, "invalid_type", "Wrong type: score (integer >= 0).");
-  return { id, name, date, score: body.score, replay: body.replay };
+  return { id, name: name.name, date, score: body.score, replay: body.replay };
 }
 
 export const MAX_DEPTH = 16;

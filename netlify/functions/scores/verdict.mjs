@@ -1,60 +1,51 @@
-// Accepting a replay: cheap checks of the record's settings, then of the engine's verdict (rules stay in Python).
+// The judge's verdict as the API answers it: every refusal of the Python judge (ewar/judge.py) is a 422 under
+// the judge's own code; an acceptance gives the facts the board keeps. No rule is checked here.
 import { Rejection } from "./submission.mjs";
 
-/** The physically-impossible-play bound: a valid slap sooner than this after the card that made its pattern. */
-export const MIN_REACTION_MS = 100;
+/** The judge's refusal codes at the time of writing (docs/scores.md explains each); any other code is a 422 too. */
+export const JUDGE_CODES = Object.freeze([
+  "invalid_replay",
+  "engine_version",
+  "not_daily",
+  "date_mismatch",
+  "not_standard",
+  "unfinished",
+  "score_mismatch",
+  "impossible_play",
+  "implausible_play",
+]);
 
-const reject = (code, message) => {
-  throw new Rejection(422, code, message);
-};
+const CODE_PATTERN = /^[a-z][a-z_]{0,39}$/;
 
-/** Settings that need no replaying: engine version, daily mode, the claimed date, standard rules. */
-export function checkRecord(replay, date, engineVersion) {
-  if (typeof replay.engine !== "string" || !Array.isArray(replay.actions)) {
-    reject("invalid_replay", "The replay is not a game record (engine, actions...).");
+/**
+ * The facts of an accepted verdict ({ score, won, reason, duration_ms, wrong_slaps, piles_slapped,
+ * actions_sha256 }), or a Rejection(422) carrying the judge's code and message. A verdict of neither shape is an
+ * internal failure (thrown as a plain Error: the caller answers 503).
+ */
+export function factsOf(verdict) {
+  if (verdict?.ok === false) {
+    const code = verdict.error?.code;
+    if (typeof code !== "string" || !CODE_PATTERN.test(code)) throw new Error(`the judge answered code ${code}`);
+    throw new Rejection(422, code, String(verdict.error.message ?? code));
   }
-  if (replay.engine !== engineVersion) {
-    reject("engine_version", `This game was made by engine ${JSON.stringify(replay.engine)}; the current one is ` +
-      `${engineVersion}. Update the page and play again.`);
-  }
-  if (replay.mode !== "daily") reject("not_daily", "Only daily games go on the leaderboard.");
-  if (replay.date !== date) reject("date_mismatch", "The replay is of another day's game than the date sent.");
-  if (replay.speed !== "normal" || replay.lenient !== false) {
-    reject("not_standard", "Daily games are played at normal speed with the standard rules.");
-  }
-}
-
-function wrongSlapsOf(verdict) {
-  const count = verdict.wrong_slaps ?? verdict.result?.breakdown?.wrong_slaps ?? 0;
-  return Number.isSafeInteger(count) ? count : 0;
-}
-
-/** The engine's verdict against the envelope; returns the facts the leaderboard keeps. */
-export function checkVerdict(verdict, submission, engine) {
-  if (!verdict || verdict.ok !== true) {
-    const error = verdict?.error ?? {};
-    reject("invalid_replay", `The replay does not replay: ${error.code ?? "error"}: ${error.message ?? ""}`.trim());
-  }
-  if (verdict.engine_version !== engine.engineVersion) reject("engine_version", "Replayed by another engine version.");
-  if (verdict.mode !== "daily") reject("not_daily", "Only daily games go on the leaderboard.");
-  if (verdict.date !== submission.date) reject("date_mismatch", "The replay is of another day's game.");
-  if (verdict.seed !== engine.dailySeed(submission.date)) reject("not_daily", "The replay is not that day's deal.");
-  if (verdict.speed !== "normal" || verdict.lenient !== false) {
-    reject("not_standard", "Daily games are played at normal speed with the standard rules.");
-  }
-  if (verdict.finished !== true || !verdict.result) reject("unfinished", "The game in the replay is not over.");
-  if (verdict.result.score !== submission.score) {
-    reject("score_mismatch", `The replay scores ${verdict.result.score}, not ${submission.score}.`);
-  }
-  const reaction = verdict.min_reaction_ms;
-  if (reaction !== null && reaction !== undefined && !(reaction >= MIN_REACTION_MS)) {
-    reject("impossible_play", `A valid slap came ${reaction} ms after its card; under ${MIN_REACTION_MS} ms is ` +
-      "faster than a human can react.");
-  }
-  return {
-    score: verdict.result.score,
-    won: verdict.result.won === true,
-    duration_ms: verdict.result.duration_ms,
-    wrong_slaps: wrongSlapsOf(verdict),
+  if (verdict?.ok !== true) throw new Error("the judge answered neither ok nor an error");
+  const facts = {
+    score: verdict.score,
+    won: verdict.won,
+    reason: verdict.reason,
+    duration_ms: verdict.duration_ms,
+    wrong_slaps: verdict.wrong_slaps,
+    piles_slapped: verdict.piles_slapped,
+    actions_sha256: verdict.actions_sha256,
   };
+  const counts = [facts.score, facts.duration_ms, facts.wrong_slaps, facts.piles_slapped];
+  if (
+    !counts.every((value) => Number.isSafeInteger(value) && value >= 0) ||
+    typeof facts.won !== "boolean" ||
+    typeof facts.actions_sha256 !== "string" ||
+    !/^[0-9a-f]{64}$/.test(facts.actions_sha256)
+  ) {
+    throw new Error("the judge's acceptance lacks a fact the board needs");
+  }
+  return facts;
 }

@@ -1,0 +1,136 @@
+"""The score judge: the one judgement of a daily record sent for the leaderboard.
+
+A record is accepted when it is a game of this engine, the standard daily deal of the date
+it was sent for, finished, scores what was claimed, and was played by hands, not by a
+machine. The scores function (through ``bridge.judge_daily``), ``python -m ewar verify
+--date`` and the tests all call ``judge``; each refusal is a narrow ``RecordRefused`` (or
+``ReplayError``) whose ``code`` is the function's API.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+
+from . import __version__
+from .deal import check_date, daily_seed
+from .errors import (
+    DateMismatchError,
+    ImpossiblePlayError,
+    InvalidSeedError,
+    NotDailyError,
+    NotStandardError,
+    ReplayError,
+    ScoreMismatchError,
+    UnfinishedError,
+)
+from .game import DAILY, Game
+from .replay import Replay, check_engine
+
+MIN_REACTION_MS = 100  # a valid slap sooner than this after its card is faster than any person
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What an accepted daily record proves: the facts the leaderboard keeps."""
+
+    score: int
+    won: bool
+    reason: str
+    duration_ms: int
+    wrong_slaps: int
+    piles_slapped: int
+    slaps: int  # valid slaps by the human
+    fastest_slap_ms: int | None
+    actions: int
+    actions_sha256: str
+    date: str
+    seed: int
+    engine_version: str = __version__
+
+    def to_dict(self) -> dict:
+        """The JSON-ready answer, ``ok`` first."""
+        return {"ok": True, **asdict(self)}
+
+
+def actions_sha256(actions: tuple[tuple[int, str], ...]) -> str:
+    """The SHA-256 (hex) of the action list written as compact JSON, ``[[12,"f"],[480,"s"]]``:
+    two records with the same actions have the same digest, whatever else they say."""
+    text = json.dumps([[time_ms, action] for time_ms, action in actions], separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def judge(replay_json: str | bytes, date: str, score: int | None = None) -> Judgement:
+    """Judge a daily record sent for ``date`` claiming ``score`` (None: no claim to check).
+
+    Raises ReplayError (``invalid_replay``), EngineVersionError, NotDailyError,
+    DateMismatchError, NotStandardError, UnfinishedError, ScoreMismatchError or
+    ImpossiblePlayError, each saying what is wrong.
+    """
+    data = _decode(replay_json)
+    _check_settings(data, date)
+    record = Replay.from_dict(data)
+    if record.seed != daily_seed(date):
+        raise NotDailyError(f"seed {record.seed} is not the daily deal of {date}")
+    game = record.play()  # raises ReplayError for an action the rules refuse
+    outcome = game.outcome
+    if outcome is None:
+        raise UnfinishedError(f"the game is not over: it waits for the human at {game.clock} ms")
+    if score is not None and (isinstance(score, bool) or not isinstance(score, int)):
+        raise ScoreMismatchError(f"a score is a whole number, not {score!r}")
+    if score is not None and score != outcome.score.total:
+        raise ScoreMismatchError(f"the game scores {outcome.score.total}, not {score}")
+    _check_every_slap(game)
+    return Judgement(
+        score=outcome.score.total,
+        won=outcome.won,
+        reason=outcome.reason,
+        duration_ms=outcome.duration_ms,
+        wrong_slaps=game.wrong_slaps,
+        piles_slapped=game.table.slaps_won[0],
+        slaps=len(game.reactions),
+        fastest_slap_ms=game.fastest_slap_ms,
+        actions=len(record.actions),
+        actions_sha256=actions_sha256(record.actions),
+        date=date,
+        seed=record.seed,
+    )
+
+
+def _decode(replay_json: str | bytes) -> dict:
+    try:
+        data = json.loads(replay_json)
+    except (ValueError, TypeError, RecursionError) as error:
+        raise ReplayError(f"not JSON: {error}") from None
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("engine"), str)
+        or not isinstance(data.get("actions"), list)
+    ):
+        raise ReplayError("not a game record: a JSON object with an engine version and actions")
+    return data
+
+
+def _check_settings(data: dict, date: str) -> None:
+    """The checks that need no replaying, in the order the function has always made them."""
+    check_engine(data["engine"])
+    if data.get("mode") != DAILY:
+        raise NotDailyError(f"only daily games go on the leaderboard, not {data.get('mode')!r}")
+    try:
+        check_date(date)
+    except InvalidSeedError as error:
+        raise DateMismatchError(f"the date sent is wrong: {error}") from None
+    if data.get("date") != date:
+        raise DateMismatchError(f"the game is the daily of {data.get('date')!r}, not of {date}")
+    if data.get("speed") != "normal" or data.get("lenient") is not False:
+        raise NotStandardError("daily games are played at normal speed with the standard rules")
+
+
+def _check_every_slap(game: Game) -> None:
+    for number, reaction in enumerate(game.reactions, start=1):
+        if reaction < MIN_REACTION_MS:
+            raise ImpossiblePlayError(
+                f"valid slap {number} of {len(game.reactions)} came {reaction} ms after its card; "
+                f"under {MIN_REACTION_MS} ms is faster than a person can react"
+            )

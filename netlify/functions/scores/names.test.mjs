@@ -1,0 +1,144 @@
+// The name rules (web/js/scores/names.js) and the server's look-alike keys (lookalike.mjs).
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { checkName, MARKS_MAX, NAME_MAX, normalizeName } from "../../../web/js/scores/names.js";
+import { lookalikeDigest, lookalikeKey } from "./lookalike.mjs";
+
+const refusedFor = (raw) => {
+  const checked = checkName(raw);
+  assert.equal(checked.ok, false, `${JSON.stringify(raw)} was accepted as ${JSON.stringify(checked.name)}`);
+  assert.equal(typeof checked.message, "string");
+  return checked.reason;
+};
+
+describe("a name's normal form", () => {
+  test("NFKC, trimmed, runs of spaces made one", () => {
+    const cases = [
+      ["Zoe\u0308", "Zoë"],
+      ["  Ada  ", "Ada"],
+      ["a   b", "a b"],
+      ["\uff21\uff44\uff41", "Ada"],
+      ["Ada\u3000Lovelace", "Ada Lovelace"],
+      ["\u00a0Ada", "Ada"],
+      ["ﬁona", "fiona"],
+    ];
+    for (const [raw, normal] of cases) {
+      assert.equal(normalizeName(raw), normal, raw);
+      assert.deepEqual(checkName(raw), { ok: true, name: normal }, raw);
+    }
+  });
+
+  test("names in the scripts people write, with their marks", () => {
+    for (const name of [
+      "김민준",
+      "Nguyễn Văn-An",
+      "عائشہ",
+      "O'Neil_2.0",
+      "田中さん",
+      "山田 太郎",
+      "Tanaka田中",
+      "ทดสอบ",
+      "नमस्ते",
+      "Ελένη",
+      "Иван",
+      "ნინო",
+      "Հայկ",
+      "דוד",
+      "١٢٣ علي",
+      "น้ำ",
+      "Nguyễn Thị Ộ",
+    ]) {
+      assert.deepEqual(checkName(name), { ok: true, name: name.normalize("NFKC") }, name);
+    }
+  });
+});
+
+describe("refused names (the attacks of issue 12)", () => {
+  test("empty, or nothing but punctuation", () => {
+    for (const raw of ["", "   ", "---", "'.'", "😀"]) assert.equal(refusedFor(raw), "empty", raw);
+  });
+
+  test(`longer than ${NAME_MAX} characters after normalising`, () => {
+    assert.equal(refusedFor("n".repeat(NAME_MAX + 1)), "too_long");
+    assert.equal(checkName("n".repeat(NAME_MAX)).ok, true);
+    assert.equal(refusedFor("\ufdfa\ufdfa"), "too_long"); // each expands to 18 characters under NFKC
+  });
+
+  test("Hangul fillers, which draw nothing", () => {
+    for (const raw of ["\u3164\u3164\u3164", "A\u3164B", "\u115f", "\u1160x", "\uffa0x"]) {
+      assert.equal(refusedFor(raw), "invisible", raw);
+    }
+  });
+
+  test("controls, formats, joiners, bidi overrides and other invisibles", () => {
+    for (const raw of [
+      "Ada\u0007",
+      "a\nb",
+      "Control\u034f One",
+      "Ada\u200b",
+      "Ada\u200d",
+      "Ada\u202e",
+      "Ada\u2066",
+      "A\ufeffda",
+      "Ada\u00ad",
+      "Ada\ue000",
+      "A\u2028B",
+      "Ada\ufe0f",
+      "\ud800x",
+    ]) {
+      assert.equal(refusedFor(raw), "invisible", JSON.stringify(raw));
+    }
+  });
+
+  test(`more than ${MARKS_MAX} marks on one letter, or a mark on nothing`, () => {
+    assert.equal(refusedFor(`a${"\u0301".repeat(19)}`), "marks");
+    assert.equal(refusedFor(`\u0e01${"\u0e48".repeat(18)}`), "marks");
+    assert.equal(refusedFor("a\u0301\u0302\u0303"), "marks");
+    assert.equal(refusedFor("\u1ec5\u0301"), "marks"); // ễ is e with two marks already
+    assert.equal(checkName("a\u0301\u0323").ok, true);
+    assert.equal(refusedFor("\u0301a"), "marks");
+    assert.equal(refusedFor("a \u0301"), "marks");
+  });
+
+  test("letters of two scripts (a Cyrillic С in a Latin name), and Latin with Hangul and kana at once", () => {
+    for (const raw of ["\u0421ontrol One", "Аda", "Pаypal", "abc١٢٣", "日本さん한국"]) {
+      assert.equal(refusedFor(raw), "mixed_scripts", raw);
+    }
+  });
+
+  test("scripts made of look-alikes of Latin or nobody's everyday writing", () => {
+    for (const raw of ["Ꮯontrol", "ᏟᎪᎡᎠ", "𐌀𐌁", "ᚠᚢᚦ"]) assert.equal(refusedFor(raw), "script", raw);
+  });
+
+  test("symbols, markup and emoji", () => {
+    for (const raw of ["<b>Ada</b>", "a&b", "Ada!", "Ada 😀", "a/b", "Ada©"]) {
+      assert.equal(refusedFor(raw), "character", raw);
+    }
+  });
+
+  test("not text", () => {
+    for (const raw of [7, null, undefined, ["Ada"]]) assert.equal(refusedFor(raw), "type");
+  });
+});
+
+describe("look-alike keys", () => {
+  test("names that look alike, whatever their case, share a key", () => {
+    const groups = [
+      ["Control One", "control one", "CONTROL ONE", "C0ntrol One", "Contro1 One"],
+      ["ABE", "АВЕ", "ΑΒΕ", "abe"],
+      ["TOP", "ТОР"],
+      ["modern", "rnodern"],
+    ];
+    for (const group of groups) {
+      const keys = new Set(group.map(lookalikeKey));
+      assert.equal(keys.size, 1, `${group.join(" / ")} → ${[...keys].join(" / ")}`);
+      assert.equal(new Set(group.map(lookalikeDigest)).size, 1);
+    }
+  });
+
+  test("names that differ to the eye keep apart", () => {
+    const names = ["Zoe", "Zoë", "Ivan", "Иван", "Ada", "Adam", "Ana", "Anna", "김민준", "김민수"];
+    assert.equal(new Set(names.map(lookalikeKey)).size, names.length);
+    assert.match(lookalikeDigest("Ada"), /^[0-9a-f]{32}$/);
+  });
+});

@@ -1,0 +1,132 @@
+// The store's claims and merges (store.mjs) against the real local Blobs server: requests that die half-way,
+// several instances merging at once.
+import assert from "node:assert/strict";
+import { rmSync } from "node:fs";
+import { after, before, describe, test } from "node:test";
+import { startBlobsServer } from "../../local.mjs";
+import { openStore, storeNameFor } from "./blobs.mjs";
+import { newDataDir } from "./fixtures.mjs";
+import { lookalikeDigest } from "./lookalike.mjs";
+import { ClaimTaken, ScoreStore, STALE_CLAIM_MS } from "./store.mjs";
+
+const DATE = "2026-11-30";
+let server;
+let dataDir;
+let clock = 1_800_000_000_000;
+const now = () => clock;
+
+before(async () => {
+  dataDir = newDataDir();
+  server = await startBlobsServer(dataDir);
+});
+after(async () => {
+  await server?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+let counter = 0;
+function record(overrides = {}) {
+  counter += 1;
+  const id = `storetest${String(counter).padStart(10, "0")}`;
+  const name = overrides.name ?? `S${counter}`;
+  return {
+    id,
+    name,
+    name_digest: lookalikeDigest(name),
+    date: DATE,
+    score: 500 + counter,
+    won: true,
+    duration_ms: 1,
+    wrong_slaps: 0,
+    actions_sha256: `${String(counter).padStart(8, "0")}${"a".repeat(56)}`,
+    received_at: clock,
+    ...overrides,
+  };
+}
+
+const freshStore = (context) => new ScoreStore(openStore(context, server.options), { now, cacheMs: 0 });
+
+describe("store names", () => {
+  test("production's store only for production", () => {
+    assert.equal(storeNameFor("production"), "ewar-scores");
+    for (const [context, name] of [
+      ["deploy-preview", "ewar-scores-deploy-preview"],
+      ["branch-deploy", "ewar-scores-branch-deploy"],
+      ["dev", "ewar-scores-dev"],
+      [undefined, "ewar-scores-unknown"],
+      ["Production", "ewar-scores-production"],
+      ["a/b", "ewar-scores-a-b"],
+    ]) {
+      assert.equal(storeNameFor(context), name, String(context));
+    }
+  });
+});
+
+describe("claims", () => {
+  test("a claim whose request died is taken over only after STALE_CLAIM_MS", async () => {
+    const store = freshStore("claims-stale");
+    const table = openStore("claims-stale", server.options);
+    const dead = record();
+    await table.createOnly(`${DATE}/records/${dead.actions_sha256}`, { id: dead.id, at: clock });
+    const copy = record({ actions_sha256: dead.actions_sha256 });
+    await assert.rejects(store.submit(copy), (error) => error instanceof ClaimTaken && error.kind === "record");
+    clock += STALE_CLAIM_MS + 1;
+    copy.received_at = clock;
+    assert.deepEqual(await store.submit(copy), { created: true });
+    const view = await store.view(DATE, copy.id);
+    assert.equal(view.you.id, copy.id);
+  });
+
+  test("a name claimed by a request whose retry stored another name is free again", async () => {
+    const store = freshStore("claims-renamed");
+    const table = openStore("claims-renamed", server.options);
+    const renamed = record({ name: "Second Choice" });
+    await table.createOnly(`${DATE}/names/${lookalikeDigest("First Choice")}`, { id: renamed.id, at: clock });
+    await store.submit(renamed);
+    const other = record({ name: "First Choice" });
+    assert.deepEqual(await store.submit(other), { created: true });
+  });
+
+  test("a claim whose owner stored its record is never taken over", async () => {
+    const store = freshStore("claims-owned");
+    const first = record();
+    await store.submit(first);
+    clock += 10 * STALE_CLAIM_MS;
+    const copy = record({ actions_sha256: first.actions_sha256, received_at: clock });
+    await assert.rejects(store.submit(copy), (error) => error instanceof ClaimTaken && error.owner === first.id);
+    const lookalike = record({ name: first.name.toLowerCase(), received_at: clock });
+    await assert.rejects(store.submit(lookalike), (error) => error instanceof ClaimTaken && error.kind === "name");
+  });
+});
+
+describe("merges", () => {
+  test("four instances submitting and merging at once: every entry once, ranks 1..n", async () => {
+    const table = openStore("merges-four", server.options);
+    const instances = Array.from({ length: 4 }, () => new ScoreStore(table, { now, cacheMs: 0 }));
+    const records = Array.from({ length: 160 }, (_, at) =>
+      record({ score: 500 + (at % 9) * 10, received_at: clock + at }),
+    );
+    await Promise.all(
+      records.map(async (one, at) => {
+        await instances[at % 4].submit(one);
+        if (at % 7 === 0) await instances[(at + 1) % 4].merge(DATE);
+      }),
+    );
+    while ((await instances[0].view(DATE)).queued > 0) {
+      clock += 30_000; // past any lease left by an instance that merged last
+      await instances[0].merge(DATE);
+    }
+    const view = await instances[1].view(DATE);
+    assert.equal(view.total, records.length);
+    const ranks = await Promise.all(records.map(async (one) => (await instances[2].standing(one)).rank));
+    assert.deepEqual(
+      [...ranks].sort((a, b) => a - b),
+      records.map((_, at) => at + 1),
+    );
+    for (const [at, one] of records.entries()) {
+      const above = records.filter((other) => other.score > one.score).length;
+      const tied = records.filter((other) => other.score === one.score).length;
+      assert.ok(ranks[at] > above && ranks[at] <= above + tied, `${one.id}: ${ranks[at]}`);
+    }
+  });
+});
