@@ -8,11 +8,9 @@ import { previousDay, todayUtc } from "../app/deals.js";
 import { formatDate, t } from "../app/i18n.js";
 import { fetchBoard } from "./board-api.js";
 import { createLeaderboardView } from "./leaderboard-view.js";
+import { checkName } from "./names.js";
 import { answerFor, ENDPOINT, enqueue, flush, pending, SYNC_TAG } from "./outbox.js";
 
-const NAME_MAX = 20;
-// The server's rule (netlify/functions/scores/submission.mjs), for instant feedback; the server decides.
-const NAME_PATTERN = /^(?:[\p{L}\p{Nd}]\p{M}*|[ \-_.'])+$/u;
 const RETRY_MS = [5_000, 15_000, 30_000, 60_000];
 const REFRESH_MS = 5_000;
 const REASONS = new Set(["invalid_name", "id_conflict", "date_out_of_window"]);
@@ -21,11 +19,10 @@ const UNVERIFIED = new Set([
   "impossible_play",
 ]);
 
-/** NFC, trimmed, runs of spaces collapsed; null when the server would refuse the name. */
-export function normalizeName(raw) {
-  const name = String(raw ?? "").normalize("NFC").trim().replace(/ {2,}/g, " ");
-  const length = [...name].length;
-  return length >= 1 && length <= NAME_MAX && NAME_PATTERN.test(name) ? name : null;
+/** The name as it is stored and shown, or null when the board's rule (names.js, the server's too) refuses it. */
+function acceptedName(text) {
+  const checked = checkName(String(text ?? ""));
+  return checked.ok ? checked.name : null;
 }
 
 /** 128 random bits, base64url without padding: 22 characters. */
@@ -149,7 +146,7 @@ export function createLeaderboard({ panel, storage, events }) {
   }
 
   async function submit(text) {
-    const name = normalizeName(text);
+    const name = acceptedName(text);
     if (!name) {
       view.setNameError(t(String(text ?? "").trim() ? "leaderboard.nameInvalid" : "leaderboard.nameEmpty"));
       view.focusName();
@@ -172,7 +169,7 @@ export function createLeaderboard({ panel, storage, events }) {
 
   function checkTyping(text) {
     notice = null;
-    const bad = String(text).trim() !== "" && normalizeName(text) === null;
+    const bad = String(text).trim() !== "" && acceptedName(text) === null;
     view.setNameError(bad ? t("leaderboard.nameInvalid") : null);
   }
 
@@ -307,7 +304,7 @@ export function createLeaderboard({ panel, storage, events }) {
     day = Math.max(0, dates().indexOf(date));
     notice = null;
     showInResult();
-    const name = normalizeName(nickname());
+    const name = acceptedName(nickname());
     if (rec.state === "draft" && name) {
       await queue(rec, name);
     } else {
