@@ -1,195 +1,23 @@
-// Loads the engine: from the build's Pyodide memory snapshot where that wins, else Pyodide + micropip + the
-// engine wheel; reports progress per phase and resolves to the ewar.bridge module. The Pyodide steps themselves
-// are the shared host's (host.js); the Python they run is the bridge's (after_restore, after_install).
+// Loads the engine: from the build's Pyodide memory snapshot where that wins (load-path.js), else Pyodide +
+// micropip + the engine wheel; reports progress per phase and resolves to the ewar.bridge module. The Pyodide
+// steps themselves are the shared host's (host.js); the Python they run is the bridge's (after_restore,
+// after_install).
 
 import { createStorage } from "../app/storage.js";
+import { fetchBytes, fetchJson, LoadError, pageUrl, snapshotBytes } from "./downloads.js";
 import { installWithMicropip, restoreEngine } from "./host.js";
+import { chooseSnapshot } from "./load-path.js";
+import { PATH_SHARES, PHASES, progressReporter, watchRuntimeFiles } from "./progress.js";
 
-export const PHASES = ["runtime", "micropip", "engine"];
+export { LoadError } from "./downloads.js";
+export { PHASES } from "./progress.js";
 
-// Share of the bar each phase fills on each path (roughly its share of the bytes and time of a cold load).
-// The snapshot path has no package installer: its engine phase is the snapshot's download and restore, which
-// run alongside the runtime's download.
-const PATH_SHARES = {
-  micropip: { runtime: 0.8, micropip: 0.08, engine: 0.12 },
-  snapshot: { runtime: 0.6, engine: 0.4 },
-};
 const storage = createStorage();
-
-/** A loading failure with a catalog key for the message shown to the player. */
-export class LoadError extends Error {
-  constructor(key, params = {}, cause = undefined) {
-    super(`${key} ${JSON.stringify(params)}${cause ? `: ${cause.message ?? cause}` : ""}`);
-    this.key = key;
-    this.params = params;
-    this.cause = cause;
-  }
-}
-
-function pageUrl(path) {
-  return new URL(path, document.baseURI).href;
-}
 
 function checkBrowser() {
   const ok = typeof WebAssembly === "object" && typeof WebAssembly.instantiateStreaming === "function"
     && typeof BigInt === "function" && typeof globalThis.structuredClone === "function";
   if (!ok) throw new LoadError("loading.errorOldBrowser");
-}
-
-/** The page's file at `path`, answered with success; else a LoadError naming the file. */
-async function fetchFile(path, init = {}) {
-  let response;
-  try {
-    response = await fetch(pageUrl(path), init);
-  } catch (error) {
-    throw new LoadError("loading.errorMissing", { file: path }, error);
-  }
-  if (!response.ok) throw new LoadError("loading.errorMissing", { file: path });
-  return response;
-}
-
-async function fetchJson(path) {
-  return (await fetchFile(path, { cache: "no-cache" })).json();
-}
-
-async function fetchBytes(path) {
-  return new Uint8Array(await (await fetchFile(path)).arrayBuffer());
-}
-
-/**
- * Reports progress as (phase, fraction of that phase, fraction of the whole bar). Phases may progress side by
- * side (the snapshot downloads while the runtime does): the phase reported is the first one not yet complete.
- */
-function progressReporter(onProgress, shares) {
-  const phases = Object.keys(shares);
-  const done = Object.fromEntries(phases.map((phase) => [phase, 0]));
-  return (phase, fraction) => {
-    const was = done[phase];
-    done[phase] = Math.max(done[phase], Math.min(1, Math.max(0, fraction)));
-    if (was < 1 && done[phase] === 1) performance.mark(`ewar:${phase}-done`); // for benchmarks
-    const current = phases.find((name) => done[name] < 1) ?? phases[phases.length - 1];
-    const total = phases.reduce((sum, name) => sum + shares[name] * done[name], 0);
-    onProgress?.(current, done[current], total);
-  };
-}
-
-/**
- * Moves the runtime phase forward as each of Pyodide's own files finishes downloading, by its share of their
- * bytes. The files are build-info's runtime_files ({name under pyodide/: bytes}), the build's one list of them.
- */
-function watchRuntimeFiles(report, runtimeFiles) {
-  const files = Object.entries(runtimeFiles ?? {});
-  const total = files.reduce((sum, [, bytes]) => sum + bytes, 0) || 1;
-  const seen = new Set();
-  const update = (entries) => {
-    for (const entry of entries) {
-      const file = files.find(([name]) => entry.name.endsWith(`/pyodide/${name}`));
-      if (file) seen.add(file[0]);
-    }
-    const done = files.reduce((sum, [name, bytes]) => sum + (seen.has(name) ? bytes : 0), 0);
-    report("runtime", done / total);
-  };
-  if (typeof PerformanceObserver !== "function") return () => {};
-  const observer = new PerformanceObserver((list) => update(list.getEntries()));
-  observer.observe({ type: "resource", buffered: true });
-  return () => observer.disconnect();
-}
-
-// ---------------------------------------------------------------------------------------------
-// Fast path: a Pyodide memory snapshot made at build time (by the build's snapshot maker, with host.js) with every
-// ewar module already imported. build-info.json names it ("snapshot": file, size, sha256,
-// pyodide_version, engine_version); it is used only when it matches this runtime and this build, and any failure
-// falls back to the micropip path. The policy (when it is worth its ~6 MB) is in chooseSnapshot().
-
-const LOAD_CHOICES = ["auto", "snapshot", "micropip"];
-
-/** "auto", unless ?load=snapshot|micropip or the stored setting (storage.forcedLoadPath) forces a path. */
-function requestedPath() {
-  const asked = new URLSearchParams(location.search).get("load") ?? storage.forcedLoadPath();
-  return LOAD_CHOICES.includes(asked) ? asked : "auto";
-}
-
-/**
- * The snapshot's response if the service worker's cache holds it, else null. (The HTTP cache cannot be asked
- * quietly: fetch's only-if-cached logs a network error on every miss. A snapshot this browser loaded before is
- * remembered in localStorage instead, and then most likely comes from its HTTP cache.)
- */
-async function cachedSnapshot(url) {
-  try {
-    const hit = await globalThis.caches?.match(url);
-    return hit?.ok ? hit : null;
-  } catch {
-    return null; // no Cache Storage here (an insecure context)
-  }
-}
-
-// Where the Network Information API exists (Chromium), downlink is its estimate in Mbps, capped at 10.
-const FAST_DOWNLINK_MBPS = 10;
-
-/** True when the browser estimates at least FAST_DOWNLINK_MBPS and data is not to be saved. */
-function fastConnection() {
-  const connection = navigator.connection;
-  if (!connection || connection.saveData) return false;
-  return connection.effectiveType === "4g" && connection.downlink >= FAST_DOWNLINK_MBPS;
-}
-
-/**
- * {use, cached, reason}. The snapshot (~6 MB more than the micropip path, ~2-4 s less Python start-up) is used:
- * - when the service worker has it (repeat visits, offline), or this browser loaded this very snapshot before
- *   (so its HTTP cache most likely holds it);
- * - on a first visit only when the browser estimates a fast connection: below ~15-20 Mbps the extra download
- *   costs more than the start-up it saves (benchmarks/bench_page.py --throttle); without an estimate (Firefox,
- *   Safari) the micropip path is the safe choice. After such a first visit the service worker precaches the
- *   snapshot for the next one.
- */
-async function chooseSnapshot(buildInfo) {
-  const snapshot = buildInfo.snapshot;
-  if (!snapshot?.file) return { use: false, reason: "no snapshot in this build" };
-  const asked = requestedPath();
-  if (asked === "micropip") return { use: false, reason: "micropip asked for" };
-  if (snapshot.encoding === "gzip" && typeof DecompressionStream !== "function") {
-    return { use: false, reason: "no DecompressionStream in this browser" };
-  }
-  const cached = await cachedSnapshot(pageUrl(snapshot.file));
-  if (asked === "snapshot") return { use: true, cached, reason: "snapshot asked for" };
-  if (cached) return { use: true, cached, reason: "snapshot in the service worker's cache" };
-  if (storage.snapshotSeen() === snapshot.sha256) return { use: true, cached, reason: "snapshot loaded before" };
-  if (fastConnection()) return { use: true, cached, reason: "fast connection" };
-  return { use: false, reason: "first visit, connection not known to be fast" };
-}
-
-function hex(buffer) {
-  return Array.from(new Uint8Array(buffer), (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-/** Without WebCrypto (an insecure context) gzip's CRC-32 and the exact size still catch a damaged file. */
-async function checkDigest(bytes, expected) {
-  if (!globalThis.crypto?.subtle) return;
-  const actual = hex(await crypto.subtle.digest("SHA-256", bytes));
-  if (actual !== expected) throw new Error(`sha256 ${actual.slice(0, 12)}… is not build-info's`);
-}
-
-/** The snapshot's bytes, inflated into one buffer of the size build-info gives, checked against its sha256. */
-async function snapshotBytes(url, snapshot, cached, onFraction, signal) {
-  const response = cached ?? (await fetch(url, { signal }));
-  if (!response.ok || !response.body) throw new Error(`${snapshot.file}: HTTP ${response.status}`);
-  // A host that sends the .gz with Content-Encoding: gzip has it inflated by the browser already.
-  const inflated = snapshot.encoding !== "gzip" || /gzip/i.test(response.headers.get("content-encoding") ?? "");
-  const stream = inflated ? response.body : response.body.pipeThrough(new DecompressionStream("gzip"));
-  const bytes = new Uint8Array(snapshot.size);
-  const reader = stream.getReader();
-  let filled = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (filled + value.length > bytes.length) throw new Error(`${snapshot.file} is larger than build-info says`);
-    bytes.set(value, filled);
-    filled += value.length;
-    onFraction(filled / bytes.length);
-  }
-  if (filled !== bytes.length) throw new Error(`${snapshot.file} is smaller than build-info says`);
-  await checkDigest(bytes, snapshot.sha256);
-  return bytes;
 }
 
 /** Resolves to the same shape as loadWithMicropip, or to {failed: reason} to fall back to it. */
