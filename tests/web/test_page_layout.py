@@ -109,3 +109,28 @@ def test_a_missing_engine_file_shows_a_clear_message(page) -> None:
     page.wait_for_function("document.body.dataset.state === 'error'", timeout=90_000)
     message = page.inner_text("[data-testid=load-error]")
     assert "could not be loaded" in message and ".whl" in message
+
+
+def test_a_page_module_that_cannot_load_shows_a_clear_message(page) -> None:
+    """web/js/app/early.js, a classic script that runs before any module, turns a failed module into words."""
+    page.route("**/js/app/main.js", lambda route: route.fulfill(status=404, body="missing"))
+    page.goto("/")
+    page.wait_for_function("document.body.dataset.state === 'error'")
+    box = page.locator("[data-testid=load-error]")
+    assert box.is_visible()
+    assert box.inner_text() == box.get_attribute("data-fallback")
+
+
+def test_a_browser_without_modules_is_told_so(page) -> None:
+    """Such a browser runs early.js and no module: here Chromium is made to look like one (no noModule, and
+    modules that do nothing)."""
+    page.add_init_script(script="delete HTMLScriptElement.prototype.noModule;")
+
+    def a_module(url: str) -> bool:
+        return "/js/" in url and not url.endswith("/early.js")
+
+    page.route(a_module, lambda route: route.fulfill(body="", content_type="text/javascript"))
+    page.goto("/")
+    page.wait_for_function("document.body.dataset.state === 'error'")
+    box = page.locator("[data-testid=load-error]")
+    assert box.inner_text() == box.get_attribute("data-old-browser")
