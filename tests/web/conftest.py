@@ -9,6 +9,7 @@ from types import ModuleType
 
 import pytest
 from build_module import load_build_module
+from pagedriver import wait_ready
 
 ROOT = Path(__file__).resolve().parents[2]
 # The loader's own setting (web/js/app/storage.js, "ewar.load"): the engine comes from the build's memory
@@ -53,15 +54,23 @@ def server_url(
         server.stop()
 
 
+def open_context(browser, server_url: str, **options) -> object:
+    """A browser context whose relative URLs resolve against the dev server (or options' base_url) and whose
+    pages load the engine from the memory snapshot. Service workers are blocked unless options say
+    service_workers="allow": the worker's precaching (20 MB, each file's sha256) is the subject of a few tests
+    and would only compete for the CPU in the others."""
+    fresh = browser.new_context(**{"base_url": server_url, "service_workers": "block", **options})
+    fresh.add_init_script(script=SNAPSHOT_PATH)
+    return fresh
+
+
 @pytest.fixture
 def new_context(browser, server_url: str) -> Iterator[Callable[..., object]]:
-    """new_context(**options): a fresh browser context (closed after the test) whose relative URLs resolve
-    against the dev server (or options' base_url) and whose pages load the engine from the memory snapshot."""
+    """new_context(**options): a fresh context (open_context), closed after the test."""
     made = []
 
     def make(**options) -> object:
-        fresh = browser.new_context(**{"base_url": server_url, **options})
-        fresh.add_init_script(script=SNAPSHOT_PATH)
+        fresh = open_context(browser, server_url, **options)
         made.append(fresh)
         return fresh
 
@@ -84,5 +93,19 @@ def page(context) -> Iterator[object]:
     fresh = context.new_page()
     try:
         yield fresh
+    finally:
+        fresh.close()
+
+
+@pytest.fixture(scope="module")
+def shared_page(browser, server_url: str) -> Iterator[object]:
+    """One loaded page for the tests of a module that need no fresh storage (a load costs seconds): each test
+    brings it to the state it needs (pagedriver.open_menu, switch_language, its own viewport)."""
+    fresh = open_context(browser, server_url)
+    try:
+        page = fresh.new_page()
+        page.goto("/")
+        wait_ready(page)
+        yield page
     finally:
         fresh.close()

@@ -58,6 +58,26 @@ def wait_ready(page) -> None:
     wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=READY_MS)
 
 
+def open_menu(page) -> None:
+    """The menu, from wherever the page is (at the start, over a game, or after one)."""
+    if page.is_visible("[data-testid=menu-panel]"):
+        return
+    if page.is_visible("[data-testid=result]"):
+        page.click("[data-testid=to-menu]")
+    else:
+        page.click("[data-testid=menu]")
+    page.wait_for_selector("[data-testid=menu-panel]", state="visible")
+
+
+def switch_language(page, lang: str) -> None:
+    """Through the menu's picker, as a player would; waits until the page is in that language."""
+    open_menu(page)
+    page.select_option("[data-testid=language]", lang)
+    wait_for(
+        page, f"document.documentElement.lang === '{lang}' && window.ewar.language() === '{lang}'"
+    )
+
+
 def freeze_time(page) -> None:
     """Hands the page's clock to Playwright's fake clock, paused: from now on the page's time moves only when
     the test moves it (advance, run_until). Once per page; a game must start after it, on that clock."""

@@ -94,7 +94,7 @@ def add_policy(route) -> None:
 
 @pytest.mark.parametrize("path", ["snapshot", "micropip"])
 def test_the_page_runs_under_the_policy(new_context, path: str) -> None:
-    context = new_context()
+    context = new_context(service_workers="allow")
     context.add_init_script(script=WATCH)
     context.route(PAGE, add_policy)  # the worker's own download of the page too
     page = context.new_page()

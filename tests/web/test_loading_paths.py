@@ -2,7 +2,9 @@
 
 Each test opens the game in its own browser context with service workers blocked (the worker's precaching is
 another test file's subject, and would only compete for the CPU here). `?load=snapshot|micropip` forces a path;
-without it the loader's policy decides (see web/js/loader.js, chooseSnapshot).
+without it the loader's policy decides (web/js/engine/load-path.js, chooseSnapshot). Each path loads and plays
+once, and one failed snapshot falls back all the way to a game; the other tests stop once the loader has chosen
+(or fallen back), which is what they are about.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import json
 from collections.abc import Iterator
 
 import pytest
+from pagedriver import freeze_time, run_until
 
 READY_MS = 120_000
 
@@ -35,6 +38,45 @@ def tab(quiet_context) -> Iterator[object]:
         page.close()
 
 
+def loaded_by(browser, server_url: str, path: str) -> Iterator[tuple[object, dict]]:
+    """A page loaded with ?load=path in a context of its own, and its window.ewar.engine."""
+    fresh = browser.new_context(base_url=server_url, service_workers="block")
+    try:
+        page = fresh.new_page()
+        engine = open_game(page, f"?load={path}")
+        yield page, engine
+    finally:
+        fresh.close()
+
+
+@pytest.fixture(scope="module")
+def snapshot_tab(browser, server_url: str) -> Iterator[tuple[object, dict]]:
+    yield from loaded_by(browser, server_url, "snapshot")
+
+
+@pytest.fixture(scope="module")
+def micropip_tab(browser, server_url: str) -> Iterator[tuple[object, dict]]:
+    yield from loaded_by(browser, server_url, "micropip")
+
+
+CHOSEN = "performance.getEntriesByName('ewar:load-path-chosen')[0]?.detail ?? null"
+
+
+def chosen_path(page, query: str = "") -> dict:
+    """Opens the page and waits only until the loader has chosen its path: {snapshot, reason}."""
+    page.goto("/" + query, wait_until="commit")
+    return page.wait_for_function(CHOSEN, timeout=READY_MS).json_value()
+
+
+def fallback_warning(page, query: str) -> str:
+    """Opens the page and waits only until the loader gives up the snapshot; what it says about why."""
+    with page.expect_console_message(
+        lambda message: message.text.startswith("ewar: memory snapshot not used"), timeout=READY_MS
+    ) as warning:
+        page.goto("/" + query, wait_until="commit")
+    return warning.value.text
+
+
 def open_game(page, query: str = "") -> dict:
     """Loads the page and waits until it is ready; answers window.ewar.engine (path, reason, version)."""
     page.goto("/" + query)
@@ -53,24 +95,23 @@ def phases_shown(page) -> list[str]:
 
 
 def flip_and_slap(page) -> dict:
-    """Starts a slow practice deal, flips with Enter on the human's turn, slaps with Space; the engine's record."""
+    """Starts a slow practice deal on test time, flips with Enter on the human's turn, slaps with Space; the
+    engine's record."""
+    freeze_time(page)
     page.evaluate("window.ewar.newGame({ mode: 'practice', seed: 42, speed: 'slow' })")
-    page.wait_for_function(
-        "window.ewar.view().your_turn || window.ewar.view().over", timeout=60_000
-    )
+    run_until(page, "window.ewar.view().your_turn || window.ewar.view().over")
     assert not page.evaluate("window.ewar.view().over")
     cards = page.evaluate("window.ewar.view().seats[0].cards")
     page.keyboard.press("Enter")
-    page.wait_for_function(f"window.ewar.view().seats[0].cards < {cards}", timeout=10_000)
+    assert page.evaluate("window.ewar.view().seats[0].cards") == cards - 1
     before = page.evaluate("window.ewar.view()")
     page.keyboard.press(" ")
-    page.wait_for_function(
-        f"window.ewar.view().wrong_slaps + window.ewar.view().piles_slapped > "
-        f"{before['wrong_slaps'] + before['piles_slapped']}",
-        timeout=10_000,
+    after = page.evaluate("window.ewar.view()")
+    assert (
+        after["wrong_slaps"] + after["piles_slapped"]
+        == before["wrong_slaps"] + before["piles_slapped"] + 1
     )
-    replay = json.loads(page.evaluate("window.ewar.replay()"))
-    return replay
+    return json.loads(page.evaluate("window.ewar.replay()"))
 
 
 def bad_build_info(page, change) -> None:
@@ -107,8 +148,8 @@ def test_build_info_names_a_snapshot_that_matches_its_file(dist_dir, build_info)
 # Both paths load and play
 
 
-def test_snapshot_path_loads_and_plays(tab, build_info):
-    engine = open_game(tab, "?load=snapshot")
+def test_snapshot_path_loads_and_plays(snapshot_tab, build_info):
+    tab, engine = snapshot_tab
     assert engine["path"] == "snapshot", engine
     assert engine["version"] == build_info["engine_version"]
     assert phases_shown(tab) == ["runtime", "engine"]  # no package installer on this path
@@ -120,8 +161,8 @@ def test_snapshot_path_loads_and_plays(tab, build_info):
     assert "f" in actions and "s" in actions
 
 
-def test_micropip_path_loads_and_plays(tab, build_info):
-    engine = open_game(tab, "?load=micropip")
+def test_micropip_path_loads_and_plays(micropip_tab, build_info):
+    tab, engine = micropip_tab
     assert engine["path"] == "micropip", engine
     assert engine["version"] == build_info["engine_version"]
     assert phases_shown(tab) == ["runtime", "micropip", "engine"]
@@ -139,18 +180,9 @@ def test_micropip_path_loads_and_plays(tab, build_info):
     assert "f" in actions and "s" in actions
 
 
-def test_both_paths_deal_the_same_game(quiet_context):
-    views = []
-    for query in ("?load=snapshot", "?load=micropip"):
-        page = quiet_context.new_page()
-        open_game(page, query)
-        views.append(
-            page.evaluate(
-                "JSON.stringify(window.ewar.newGame({ mode: 'practice', seed: 7, speed: 'fast' }))"
-            )
-        )
-        page.close()
-    assert views[0] == views[1]
+def test_both_paths_deal_the_same_game(snapshot_tab, micropip_tab):
+    deal = "JSON.stringify(window.ewar.newGame({ mode: 'practice', seed: 7, speed: 'fast' }))"
+    assert snapshot_tab[0].evaluate(deal) == micropip_tab[0].evaluate(deal)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -172,12 +204,9 @@ def test_both_paths_deal_the_same_game(quiet_context):
 )
 def test_mismatched_snapshot_falls_back_to_micropip(tab, change, why):
     bad_build_info(tab, change)
-    engine = open_game(tab, "?load=snapshot")
-    assert engine["path"] == "micropip"
-    assert engine["reason"].startswith("snapshot failed") and why in engine["reason"], engine
+    warning = fallback_warning(tab, "?load=snapshot")
+    assert why in warning and warning.endswith("; loading with micropip"), warning
     assert phases_shown(tab) == ["runtime", "micropip", "engine"]
-    actions = [kind for _t, kind in flip_and_slap(tab)["actions"]]
-    assert "f" in actions and "s" in actions
 
 
 def test_corrupted_snapshot_bytes_fall_back_to_micropip(tab, dist_dir, build_info):
@@ -192,12 +221,17 @@ def test_corrupted_snapshot_bytes_fall_back_to_micropip(tab, dist_dir, build_inf
     engine = open_game(tab, "?load=snapshot")
     assert engine["path"] == "micropip"
     assert engine["reason"].startswith("snapshot failed"), engine
+    assert phases_shown(tab) == ["runtime", "micropip", "engine"]
+    actions = [kind for _t, kind in flip_and_slap(tab)["actions"]]  # all the way to a game
+    assert "f" in actions and "s" in actions
 
 
 def test_a_build_without_a_snapshot_uses_micropip(tab):
     bad_build_info(tab, lambda info: info.pop("snapshot"))
-    engine = open_game(tab, "?load=snapshot")
-    assert engine == {**engine, "path": "micropip", "reason": "no snapshot in this build"}
+    assert chosen_path(tab, "?load=snapshot") == {
+        "snapshot": False,
+        "reason": "no snapshot in this build",
+    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -209,14 +243,18 @@ def test_first_visit_without_a_speed_estimate_takes_micropip_then_repeats_take_t
 ):
     first = quiet_context.new_page()
     # A fresh headless profile has no network-quality estimate above Chromium's default (~1.4 Mbps).
-    assert open_game(first)["path"] == "micropip"
+    assert chosen_path(first) == {
+        "snapshot": False,
+        "reason": "first visit, connection not known to be fast",
+    }
     first.close()
     forced = quiet_context.new_page()
-    assert open_game(forced, "?load=snapshot")["path"] == "snapshot"
+    assert (
+        open_game(forced, "?load=snapshot")["path"] == "snapshot"
+    )  # remembered once it has loaded
     forced.close()
     again = quiet_context.new_page()
-    engine = open_game(again)
-    assert (engine["path"], engine["reason"]) == ("snapshot", "snapshot loaded before")
+    assert chosen_path(again) == {"snapshot": True, "reason": "snapshot loaded before"}
     again.close()
 
 
@@ -228,8 +266,7 @@ def test_a_fast_connection_takes_the_snapshot_on_a_first_visit(tab):
         "Network.emulateNetworkConditions",
         {"offline": False, "latency": 1, "downloadThroughput": rate, "uploadThroughput": rate},
     )
-    engine = open_game(tab)
-    assert (engine["path"], engine["reason"]) == ("snapshot", "fast connection")
+    assert chosen_path(tab) == {"snapshot": True, "reason": "fast connection"}
 
 
 def test_a_slow_connection_takes_micropip_on_a_first_visit(tab):
@@ -240,17 +277,7 @@ def test_a_slow_connection_takes_micropip_on_a_first_visit(tab):
         "Network.emulateNetworkConditions",
         {"offline": False, "latency": 20, "downloadThroughput": rate, "uploadThroughput": rate},
     )
-    tab.goto("/")
-    chosen = "performance.getEntriesByName('ewar:load-path-chosen')[0]?.detail ?? null"
-    tab.wait_for_function(chosen, timeout=READY_MS)
-    # The choice is made: the rest may arrive at loopback speed.
-    cdp.send(
-        "Network.emulateNetworkConditions",
-        {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
-    )
-    assert tab.evaluate(chosen) == {
+    assert chosen_path(tab) == {
         "snapshot": False,
         "reason": "first visit, connection not known to be fast",
     }
-    tab.wait_for_function("document.body.dataset.state === 'ready'", timeout=READY_MS)
-    assert tab.evaluate("window.ewar.engine.path") == "micropip"

@@ -14,7 +14,14 @@ from pathlib import Path
 
 import pytest
 from build_module import copy_project
-from pagedriver import keyboard, play_to_end, short_practice_seeds, start_from_menu, wait_ready
+from pagedriver import (
+    keyboard,
+    lose_by_wrong_slaps,
+    play_to_end,
+    short_practice_seeds,
+    start_from_menu,
+    wait_ready,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKER_MS = 60_000
@@ -63,6 +70,12 @@ def web_conftest():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture
+def context(new_context):
+    """A fresh context where the page may register its service worker (the subject of this file)."""
+    return new_context(service_workers="allow")
 
 
 @pytest.fixture(scope="module")
@@ -154,7 +167,7 @@ def test_the_daily_game_plays_offline_with_the_devices_utc_date(
     new_context, server_url, build_info
 ):
     # UTC+14: for most of the day the local date is not the UTC date the daily must use.
-    context = new_context(timezone_id="Pacific/Kiritimati")
+    context = new_context(timezone_id="Pacific/Kiritimati", service_workers="allow")
     try:
         page = context.new_page()
         page.goto("/")
@@ -170,7 +183,8 @@ def test_the_daily_game_plays_offline_with_the_devices_utc_date(
         after = datetime.now(UTC).date().isoformat()
         assert first["mode"] == "daily" and first["speed"] == "normal"
         assert first["date"] in {before, after}
-        view = finish_game(page)
+        view = lose_by_wrong_slaps(page, tries=200)  # a short game, played to its end
+        assert view["over"] and view["result"] is not None
         assert view["mode"] == "daily"
     finally:
         context.close()
@@ -249,9 +263,11 @@ def test_fetch_board_tells_offline_from_a_server_that_failed(context, page):
 # A new deploy
 
 
-@pytest.fixture
-def site(build_module, tmp_path) -> Iterator[dict]:
-    """A project copy built into its own dist/ and served: tests change web/ and redeploy."""
+@pytest.fixture(scope="module")
+def site(build_module, tmp_path_factory) -> Iterator[dict]:
+    """A project copy built into its own dist/ and served: tests change web/ and redeploy. site["current"] is
+    the build_id deployed now (each test starts from whatever the one before left)."""
+    tmp_path = tmp_path_factory.mktemp("site")
     project = copy_project(tmp_path / "project", extra=("sw", "tools/icons.py"))
     dist = tmp_path / "dist"
 
@@ -260,13 +276,15 @@ def site(build_module, tmp_path) -> Iterator[dict]:
     steps = [step for step in build_module.STEPS if step.name != "page_snapshot"]
 
     def deploy() -> str:
-        return build_module.build(
-            root=project, dist=dist, steps=steps, log=lambda _line: None
-        ).info["build_id"]
+        built = build_module.build(root=project, dist=dist, steps=steps, log=lambda _line: None)
+        deployed["current"] = built.info["build_id"]
+        return deployed["current"]
 
-    first = deploy()
+    deployed = {"project": project, "dist": dist, "deploy": deploy}
+    deploy()
     with build_module.DevServer(dist, data_dir=tmp_path / "blobs") as url:
-        yield {"project": project, "dist": dist, "url": url, "deploy": deploy, "first": first}
+        deployed["url"] = url
+        yield deployed
 
 
 def change_web_file(project: Path, marker: str) -> None:
@@ -285,31 +303,32 @@ def wait_for_waiting_worker(page) -> None:
 def test_a_new_deploy_is_offered_at_the_next_pause_and_taken_on_reload(
     new_context, site, quick_seed
 ):
-    context = new_context(base_url=site["url"])
+    context = new_context(base_url=site["url"], service_workers="allow")
     try:
         page = context.new_page()
         page.goto("/")
         wait_ready(page)
         wait_precached(page)
-        assert build_id(page) == site["first"]
+        first = site["current"]
+        assert build_id(page) == first
 
         start_from_menu(page, speed="fast", deal=quick_seed)
         change_web_file(site["project"], "deploy two")
         second = site["deploy"]()
-        assert second != site["first"]
+        assert second != first
         wait_for_waiting_worker(page)
         # Mid-game: nothing is offered, the old worker still serves the old files.
         page.wait_for_timeout(300)
         assert page.evaluate("document.body.dataset.state") == "playing"
         assert page.is_hidden("[data-testid=update-banner]")
         status = page.evaluate("window.ewarOffline.status()")
-        assert status["buildId"] == site["first"] and status["waiting"] is True
+        assert status["buildId"] == first and status["waiting"] is True
         assert "deploy two" not in page.evaluate("fetch('css/main.css').then((r) => r.text())")
 
         finish_game(page)
         page.wait_for_selector("[data-testid=update-banner]", state="visible")
         assert page.inner_text("[data-testid=update-banner]") == "New version available — reload"
-        assert build_id(page) == site["first"]
+        assert build_id(page) == first
 
         with page.expect_navigation():
             page.click("[data-testid=update-reload]")
@@ -327,17 +346,18 @@ def test_a_new_deploy_is_offered_at_the_next_pause_and_taken_on_reload(
 def test_a_deploy_whose_files_do_not_match_never_takes_over(new_context, site):
     """A file that is not what the new sw.js lists (a stale CDN copy, a half-finished upload) fails
     the install: the old version stays in charge with its complete cache, and nothing is offered."""
-    context = new_context(base_url=site["url"])
+    context = new_context(base_url=site["url"], service_workers="allow")
     try:
         page = context.new_page()
         page.goto("/")
         wait_ready(page)
         wait_precached(page)
-        change_web_file(site["project"], "deploy two")
+        first = site["current"]
+        change_web_file(site["project"], "deploy three")
         second = site["deploy"]()
         served = site["dist"] / "css" / "main.css"
         good = served.read_bytes()
-        served.write_bytes(good.replace(b"deploy two", b"deploy 2!!"))
+        served.write_bytes(good.replace(b"deploy three", b"deploy 3!!!!"))
 
         assert page.evaluate("window.ewarOffline.checkForUpdate()") is True
         page.wait_for_function(
@@ -345,9 +365,7 @@ def test_a_deploy_whose_files_do_not_match_never_takes_over(new_context, site):
             timeout=WORKER_MS,
         )
         # The failed install's partial cache is deleted (Chromium lists it a moment longer).
-        page.wait_for_function(
-            f"caches.keys().then((names) => names.join() === 'ewar-{site['first']}')"
-        )
+        page.wait_for_function(f"caches.keys().then((names) => names.join() === 'ewar-{first}')")
         assert page.evaluate("window.ewarOffline.status()")["complete"] is True
         page.wait_for_timeout(300)
         assert page.is_hidden("[data-testid=update-banner]")
@@ -355,9 +373,7 @@ def test_a_deploy_whose_files_do_not_match_never_takes_over(new_context, site):
         served.write_bytes(good)  # the upload completes: the next check installs it
         wait_for_waiting_worker(page)
         page.wait_for_selector("[data-testid=update-banner]", state="visible")
-        assert sorted(page.evaluate(CACHE_NAMES)) == sorted(
-            [f"ewar-{site['first']}", f"ewar-{second}"]
-        )
+        assert sorted(page.evaluate(CACHE_NAMES)) == sorted([f"ewar-{first}", f"ewar-{second}"])
     finally:
         context.close()
 

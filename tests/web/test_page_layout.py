@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from pagedriver import advance, run_until, start_from_menu, wait_ready
+from pagedriver import advance, open_menu, run_until, start_from_menu, wait_ready
 
 SIZES = [(390, 844), (1280, 800), (360, 640), (640, 360), (844, 390)]
 SHOTS = Path(os.environ.get("EWAR_SHOTS", "/tmp/shots"))
@@ -78,11 +78,11 @@ def check_targets(page, selectors: list[str]) -> None:
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def test_the_table_fits(page, width: int, height: int) -> None:
+def test_the_table_fits(shared_page, width: int, height: int) -> None:
+    page = shared_page
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.set_viewport_size({"width": width, "height": height})
-    page.goto("/")
-    wait_ready(page)
+    open_menu(page)
     check_targets(page, MENU_TARGETS)
     page.screenshot(path=str(SHOTS / f"menu-{width}x{height}.png"))
     start_from_menu(page, speed="slow", deal=31)

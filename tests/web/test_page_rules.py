@@ -10,6 +10,7 @@ from pagedriver import (
     advance,
     freeze_time,
     keyboard,
+    open_menu,
     play_to_end,
     short_practice_seeds,
     shown_number,
@@ -27,8 +28,9 @@ def open_game(page) -> None:
     wait_ready(page)
 
 
-def test_a_wrong_slap_burns_a_card_and_costs_20_points(page) -> None:
-    open_game(page)
+def test_a_wrong_slap_burns_a_card_and_costs_20_points(shared_page) -> None:
+    page = shared_page
+    open_menu(page)
     seed = short_practice_seeds(1, wrong_slap_first=True)[0]
     start_from_menu(page, speed="fast", deal=seed)
     page.keyboard.press(" ")  # the pile is empty at the start: a wrong slap
@@ -57,8 +59,9 @@ def test_a_wrong_slap_burns_a_card_and_costs_20_points(page) -> None:
 
 
 @pytest.mark.parametrize("pattern", ["double", "sandwich"])
-def test_slapping_a_pattern_wins_the_pile(page, pattern: str) -> None:
-    open_game(page)
+def test_slapping_a_pattern_wins_the_pile(shared_page, pattern: str) -> None:
+    page = shared_page
+    open_menu(page)
     start_from_menu(page, speed="slow", deal=2024)
     controls = keyboard(page)
     before = {}
@@ -80,8 +83,9 @@ def test_slapping_a_pattern_wins_the_pile(page, pattern: str) -> None:
 
 
 @pytest.mark.parametrize("speed", ["slow", "fast"])
-def test_the_speed_setting_reaches_the_engine(page, speed: str) -> None:
-    open_game(page)
+def test_the_speed_setting_reaches_the_engine(shared_page, speed: str) -> None:
+    page = shared_page
+    open_menu(page)
     view = start_from_menu(page, speed=speed)
     assert view["speed"] == speed
     assert view["mode"] == "practice"
@@ -155,8 +159,9 @@ def test_a_deal_number_in_the_url_replays_that_deal(new_context) -> None:
     assert seen[0] == seen[1]
 
 
-def test_a_new_game_gets_a_fresh_seed_within_53_bits(page) -> None:
-    open_game(page)
+def test_a_new_game_gets_a_fresh_seed_within_53_bits(shared_page) -> None:
+    page = shared_page
+    open_menu(page)
     seeds = {start_from_menu(page)["seed"]}
     for _ in range(2):
         page.click("[data-testid=menu]")  # the menu opens over the running game
