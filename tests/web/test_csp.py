@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-import pytest
 from a11ykit import ROOT
 from pagedriver import lose_by_wrong_slaps, start_from_menu, wait_for, wait_ready
 
@@ -92,16 +91,26 @@ def add_policy(route) -> None:
     )
 
 
-@pytest.mark.parametrize("path", ["snapshot", "micropip"])
-def test_the_page_runs_under_the_policy(new_context, path: str) -> None:
-    context = new_context(service_workers="allow")
+def open_under_policy(context, query: str) -> object:
     context.add_init_script(script=WATCH)
     context.route(PAGE, add_policy)  # the worker's own download of the page too
     page = context.new_page()
-    page.goto(f"/?load={path}")
+    page.goto(f"/{query}")
     wait_ready(page)
     assert page.evaluate(INLINE_REFUSED), "the policy is not in force"
-    assert page.evaluate("window.ewar.engine.path") == path
+    return page
+
+
+def test_micropip_installs_the_engine_under_the_policy(new_context) -> None:
+    page = open_under_policy(new_context(), "?load=micropip")
+    assert page.evaluate("window.ewar.engine.path") == "micropip"
+    assert page.evaluate(VIOLATIONS) == []
+
+
+def test_the_page_plays_and_works_offline_under_the_policy(new_context) -> None:
+    context = new_context(service_workers="allow")
+    page = open_under_policy(context, "?load=snapshot")
+    assert page.evaluate("window.ewar.engine.path") == "snapshot"
 
     page.click("[data-testid=open-help]")
     page.keyboard.press("Escape")

@@ -80,22 +80,31 @@ async function step(key, params, action) {
 
 async function loadWithMicropip(buildInfo, report) {
   report("runtime", 0);
-  // Both wheels download while the runtime does, instead of one after the other once Python is up.
-  const micropipBytes = fetchBytes(buildInfo.micropip_wheel);
-  const engineBytes = fetchBytes(buildInfo.engine_wheel);
-  micropipBytes.catch(() => {}); // awaited below; a failure before then is not unhandled
-  engineBytes.catch(() => {});
+  // Both wheels download while the runtime does, instead of one after the other once Python is up; a wheel that
+  // cannot be had is said at once, not once the runtime is up.
   const stopWatching = watchRuntimeFiles(report, buildInfo.runtime_files);
-  const { loadPyodide } = await importPyodide();
-  const pyodide = await step("loading.errorMissing", { file: "pyodide/" }, () =>
-    loadPyodide({ indexURL: pageUrl("pyodide/") }));
-  stopWatching();
-  report("runtime", 1);
+  const runtime = importPyodide().then(async ({ loadPyodide }) => {
+    const loaded = await step("loading.errorMissing", { file: "pyodide/" }, () =>
+      loadPyodide({ indexURL: pageUrl("pyodide/") }));
+    report("runtime", 1);
+    return loaded;
+  });
+  let pyodide;
+  let micropipWheel;
+  let engineWheel;
+  try {
+    [pyodide, micropipWheel, engineWheel] = await Promise.all([
+      runtime,
+      fetchBytes(buildInfo.micropip_wheel),
+      fetchBytes(buildInfo.engine_wheel),
+    ]);
+  } finally {
+    stopWatching();
+  }
 
   // micropip is pure Python: its wheel is unpacked (by file, not from Pyodide's lock file: the PyPI wheel's hash
   // differs from the one listed there), then it installs the engine's wheel from the in-memory file system.
   report("micropip", 0);
-  const [micropipWheel, engineWheel] = await Promise.all([micropipBytes, engineBytes]);
   const engineWheelName = buildInfo.engine_wheel.split("/").pop();
   const installing = `${buildInfo.micropip_wheel}, ${buildInfo.engine_wheel}`;
   const bridge = await step("loading.errorMissing", { file: installing }, () =>
