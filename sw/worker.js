@@ -167,7 +167,14 @@ async function status() {
   const keys = new Set((await cache.keys()).map((request) => request.url));
   const missing = [...byPath.keys()].filter((path) => !keys.has(urlOf(path)));
   const bytes = [...byPath.values()].reduce((sum, entry) => sum + entry.size, 0);
-  return { buildId: PRECACHE.build_id, cache: CACHE_NAME, files: byPath.size, bytes, missing, complete: missing.length === 0 };
+  return {
+    buildId: PRECACHE.build_id,
+    cache: CACHE_NAME,
+    files: byPath.size,
+    bytes,
+    missing,
+    complete: missing.length === 0,
+  };
 }
 
 self.addEventListener("install", (event) => {

@@ -1,9 +1,9 @@
 // Starts the games the player asks for (the day's one scored daily, practice deals) and ends them: records each
 // finished game, shows its result and tells the app ("game-finished").
 
+import { createGame } from "../table/game.js";
 import { randomSeed, todayUtc } from "./deals.js";
 import { formatDate, t } from "./i18n.js";
-import { createGame } from "../table/game.js";
 
 /**
  * bridge: the engine's bridge; actuator: draws the table; result: the result panel; dealLine: the element that
@@ -22,10 +22,16 @@ export function createGames({ events, storage, bridge, actuator, result, dealLin
       const date = todayUtc();
       if (!storage.dailyRecord(date)) {
         storage.recordDailyStart(date);
-        return [{ mode: "daily", date }, { scored: true, date }];
+        return [
+          { mode: "daily", date },
+          { scored: true, date },
+        ];
       }
       const seed = bridge.daily_seed(date);
-      return [{ mode: "practice", seed, speed: "normal", lenient: false }, { scored: false, date, dailyPractice: true }];
+      return [
+        { mode: "practice", seed, speed: "normal", lenient: false },
+        { scored: false, date, dailyPractice: true },
+      ];
     }
     const settings = storage.settings();
     const start = {

@@ -13,7 +13,10 @@ let pluralRules = new Intl.PluralRules(DEFAULT_LANGUAGE);
 const missing = new Set();
 
 function supported(tag) {
-  const base = String(tag ?? "").trim().toLowerCase().split(/[-_]/)[0];
+  const base = String(tag ?? "")
+    .trim()
+    .toLowerCase()
+    .split(/[-_]/)[0];
   return LANGUAGES.includes(base) ? base : null;
 }
 
@@ -83,7 +86,8 @@ function lookup(key, count) {
     const category = pluralRules.select(count);
     const plural = catalog[`${key}.${category}`] ?? catalog[`${key}.other`];
     if (plural !== undefined) return plural;
-    const english = fallback[`${key}.${new Intl.PluralRules(DEFAULT_LANGUAGE).select(count)}`] ?? fallback[`${key}.other`];
+    const english =
+      fallback[`${key}.${new Intl.PluralRules(DEFAULT_LANGUAGE).select(count)}`] ?? fallback[`${key}.other`];
     if (english !== undefined) {
       warnMissing(`${key}.other`);
       return english;

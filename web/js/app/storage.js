@@ -10,17 +10,32 @@ const KEY_BOARDS = "ewar.leaderboards"; // {date: {board, seenAt}}
 const KEY_LOAD_PATH = "ewar.load"; // "snapshot" | "micropip" | "auto": forces the loader's path (tests, tools)
 const KEY_SNAPSHOT_SEEN = "ewar.snapshotLoaded"; // sha256 of the last memory snapshot this browser loaded
 
-export const DEFAULT_SETTINGS = Object.freeze({ speed: "normal", sound: true, language: null, lenient: false, mode: "daily" });
+export const DEFAULT_SETTINGS = Object.freeze({
+  speed: "normal",
+  sound: true,
+  language: null,
+  lenient: false,
+  mode: "daily",
+});
 const EMPTY_HISTORY = Object.freeze({
-  played: 0, won: 0, bestDaily: null, streak: 0, lastDailyDate: null, daily: null,
+  played: 0,
+  won: 0,
+  bestDaily: null,
+  streak: 0,
+  lastDailyDate: null,
+  daily: null,
 });
 
 function memoryBackend() {
   const items = new Map();
   return {
     getItem: (key) => (items.has(key) ? items.get(key) : null),
-    setItem: (key, value) => { items.set(key, String(value)); },
-    removeItem: (key) => { items.delete(key); },
+    setItem: (key, value) => {
+      items.set(key, String(value));
+    },
+    removeItem: (key) => {
+      items.delete(key);
+    },
   };
 }
 
@@ -67,7 +82,12 @@ function writeText(backend, key, text) {
 
 let pageBackend = null; // one per page: where localStorage is blocked, every part shares the same memory
 
-export function createStorage(backend = (pageBackend ??= localBackend())) {
+function sharedBackend() {
+  pageBackend ??= localBackend();
+  return pageBackend;
+}
+
+export function createStorage(backend = sharedBackend()) {
   const settings = () => readJson(backend, KEY_SETTINGS, DEFAULT_SETTINGS);
   const history = () => readJson(backend, KEY_HISTORY, EMPTY_HISTORY);
 
@@ -131,8 +151,19 @@ export function createStorage(backend = (pageBackend ??= localBackend())) {
   const rememberSnapshot = (sha256) => writeText(backend, KEY_SNAPSHOT_SEEN, sha256);
 
   return {
-    settings, saveSettings, history, dailyRecord, recordDailyStart, recordGame,
-    scoreRecords, saveScoreRecord, keptBoard, keepBoard, forcedLoadPath, snapshotSeen, rememberSnapshot,
+    settings,
+    saveSettings,
+    history,
+    dailyRecord,
+    recordDailyStart,
+    recordGame,
+    scoreRecords,
+    saveScoreRecord,
+    keptBoard,
+    keepBoard,
+    forcedLoadPath,
+    snapshotSeen,
+    rememberSnapshot,
   };
 }
 

@@ -15,8 +15,11 @@ export { PHASES } from "./progress.js";
 const storage = createStorage();
 
 function checkBrowser() {
-  const ok = typeof WebAssembly === "object" && typeof WebAssembly.instantiateStreaming === "function"
-    && typeof BigInt === "function" && typeof globalThis.structuredClone === "function";
+  const ok =
+    typeof WebAssembly === "object" &&
+    typeof WebAssembly.instantiateStreaming === "function" &&
+    typeof BigInt === "function" &&
+    typeof globalThis.structuredClone === "function";
   if (!ok) throw new LoadError("loading.errorOldBrowser");
 }
 
@@ -26,8 +29,13 @@ async function loadFromSnapshot(buildInfo, report, cached) {
   const aborter = new AbortController();
   report("runtime", 0);
   report("engine", 0);
-  const bytes = snapshotBytes(pageUrl(snapshot.file), snapshot, cached, (f) => report("engine", 0.7 * f),
-    aborter.signal).then((ready) => {
+  const bytes = snapshotBytes(
+    pageUrl(snapshot.file),
+    snapshot,
+    cached,
+    (f) => report("engine", 0.7 * f),
+    aborter.signal,
+  ).then((ready) => {
     report("engine", 0.75);
     return ready;
   });
@@ -40,7 +48,10 @@ async function loadFromSnapshot(buildInfo, report, cached) {
     }
     // The runtime's files download while the snapshot does: loadPyodide awaits it only to instantiate.
     const { pyodide, bridge } = await restoreEngine({
-      loadPyodide, indexURL: pageUrl("pyodide/"), snapshot: bytes, expect: { version: buildInfo.engine_version },
+      loadPyodide,
+      indexURL: pageUrl("pyodide/"),
+      snapshot: bytes,
+      expect: { version: buildInfo.engine_version },
     });
     report("runtime", 1);
     report("engine", 0.95);
@@ -85,7 +96,8 @@ async function loadWithMicropip(buildInfo, report) {
   const stopWatching = watchRuntimeFiles(report, buildInfo.runtime_files);
   const runtime = importPyodide().then(async ({ loadPyodide }) => {
     const loaded = await step("loading.errorMissing", { file: "pyodide/" }, () =>
-      loadPyodide({ indexURL: pageUrl("pyodide/") }));
+      loadPyodide({ indexURL: pageUrl("pyodide/") }),
+    );
     report("runtime", 1);
     return loaded;
   });
@@ -108,7 +120,8 @@ async function loadWithMicropip(buildInfo, report) {
   const engineWheelName = buildInfo.engine_wheel.split("/").pop();
   const installing = `${buildInfo.micropip_wheel}, ${buildInfo.engine_wheel}`;
   const bridge = await step("loading.errorMissing", { file: installing }, () =>
-    installWithMicropip(pyodide, { micropipWheel, engineWheel, engineWheelName }));
+    installWithMicropip(pyodide, { micropipWheel, engineWheel, engineWheelName }),
+  );
   report("micropip", 1);
   report("engine", 0.8);
   bridge.after_install(); // freezes the loaded heap: collections during play walk only the game's objects
@@ -182,6 +195,9 @@ export function loadEngine({ onProgress, onPath } = {}) {
   const promise = startEngineLoad();
   if (latestPath) onPath?.(...latestPath);
   if (latestProgress) onProgress?.(...latestProgress);
-  promise.then(() => listeners.delete(listener), () => listeners.delete(listener));
+  promise.then(
+    () => listeners.delete(listener),
+    () => listeners.delete(listener),
+  );
   return promise;
 }

@@ -28,9 +28,10 @@ export function createLoadingPanel() {
   function showError(error) {
     console.error(error);
     const box = $("load-error");
-    box.textContent = error instanceof LoadError
-      ? t(error.key, error.params)
-      : t("loading.errorGeneric", { message: error?.message ?? String(error) });
+    box.textContent =
+      error instanceof LoadError
+        ? t(error.key, error.params)
+        : t("loading.errorGeneric", { message: error?.message ?? String(error) });
     const reload = document.createElement("button");
     reload.type = "button";
     reload.className = "primary";

@@ -39,7 +39,10 @@ export function createMenu({ events, storage, onStart, onResume, onSoundChange }
     const h = storage.history();
     const none = t("history.none");
     $("history-line").textContent = t("history.line", {
-      played: h.played, won: h.won, best: h.bestDaily === null ? none : formatNumber(h.bestDaily), streak: h.streak,
+      played: h.played,
+      won: h.won,
+      best: h.bestDaily === null ? none : formatNumber(h.bestDaily),
+      streak: h.streak,
     });
   }
 

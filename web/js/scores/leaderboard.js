@@ -15,7 +15,13 @@ const RETRY_MS = [5_000, 15_000, 30_000, 60_000];
 const REFRESH_MS = 5_000;
 const REASONS = new Set(["invalid_name", "id_conflict", "date_out_of_window"]);
 const UNVERIFIED = new Set([
-  "invalid_replay", "engine_version", "not_daily", "date_mismatch", "not_standard", "unfinished", "score_mismatch",
+  "invalid_replay",
+  "engine_version",
+  "not_daily",
+  "date_mismatch",
+  "not_standard",
+  "unfinished",
+  "score_mismatch",
   "impossible_play",
 ]);
 
@@ -28,7 +34,10 @@ function acceptedName(text) {
 /** 128 random bits, base64url without padding: 22 characters. */
 export function newSubmissionId() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 const submissionOf = (rec) => ({ id: rec.id, name: rec.name, date: rec.date, score: rec.score, replay: rec.replay });
@@ -74,18 +83,27 @@ export function createLeaderboard({ panel, storage, events }) {
 
   /** The newest result waiting for a name: never sent, or refused for its name. */
   function awaitingName() {
-    const waits = (rec) => rec && (rec.state === "draft" || (rec.state === "refused" && rec.error?.code === "invalid_name"));
+    const waits = (rec) =>
+      rec && (rec.state === "draft" || (rec.state === "refused" && rec.error?.code === "invalid_name"));
     return dates().map(recordFor).find(waits) ?? null;
   }
 
   function settle(rec, answer) {
     if (answer.ok) {
       const body = answer.body ?? {};
-      Object.assign(rec, { state: "sent", name: body.name ?? rec.name, rank: body.rank ?? null, total: body.total ?? null });
+      Object.assign(rec, {
+        state: "sent",
+        name: body.name ?? rec.name,
+        rank: body.rank ?? null,
+        total: body.total ?? null,
+      });
       delete rec.replay;
     } else {
       const body = answer.body ?? {};
-      Object.assign(rec, { state: "refused", error: { status: answer.status, code: body.error ?? "", message: body.message ?? "" } });
+      Object.assign(rec, {
+        state: "refused",
+        error: { status: answer.status, code: body.error ?? "", message: body.message ?? "" },
+      });
     }
   }
 
@@ -222,7 +240,7 @@ export function createLeaderboard({ panel, storage, events }) {
   }
 
   function statusOf(date, rec) {
-    const you = shown.date === date ? shown.board?.you ?? null : null;
+    const you = shown.date === date ? (shown.board?.you ?? null) : null;
     if (!rec) {
       const waiting = awaitingName();
       if (waiting) return [t("leaderboard.status.draft", { score: waiting.score }), "draft"];
@@ -295,9 +313,15 @@ export function createLeaderboard({ panel, storage, events }) {
     let rec = recordFor(date);
     if (!rec) {
       rec = {
-        date, id: newSubmissionId(), score: final.result.score, won: final.result.won,
-        duration_ms: final.result.duration_ms, wrong_slaps: final.wrong_slaps,
-        replay: JSON.parse(replay), state: "draft", finishedAt: Date.now(),
+        date,
+        id: newSubmissionId(),
+        score: final.result.score,
+        won: final.result.won,
+        duration_ms: final.result.duration_ms,
+        wrong_slaps: final.wrong_slaps,
+        replay: JSON.parse(replay),
+        state: "draft",
+        finishedAt: Date.now(),
       };
       saveRecord(rec);
     }
@@ -333,7 +357,9 @@ export function createLeaderboard({ panel, storage, events }) {
       loadBoard();
     });
     // On load: whatever waits in the outbox goes now.
-    reconcile().then(sendNow).catch((error) => console.warn("scores:", error));
+    reconcile()
+      .then(sendNow)
+      .catch((error) => console.warn("scores:", error));
   }
 
   return { start };

@@ -8,7 +8,8 @@ import { FLUSHED_MESSAGE, flush, SYNC_TAG } from "./outbox.js";
 /** Tells the open pages that answers arrived, so they redraw their leaderboard. */
 async function tellPages(result) {
   const pages = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
-  for (const page of pages) page.postMessage({ type: FLUSHED_MESSAGE, settled: result.settled.length, kept: result.kept });
+  for (const page of pages)
+    page.postMessage({ type: FLUSHED_MESSAGE, settled: result.settled.length, kept: result.kept });
 }
 
 async function flushAndTell() {

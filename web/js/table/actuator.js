@@ -2,7 +2,7 @@
 
 import { formatClock, formatNumber, t } from "../app/i18n.js";
 import { ruleNumbers } from "../app/rule-numbers.js";
-import { cardName, parseCard, seatName } from "./words.js";
+import { cardName, parseCard, saidOf, seatName } from "./words.js";
 
 export const SEATS = ["south", "west", "north", "east"];
 const RED_SUITS = new Set(["H", "D"]);
@@ -21,9 +21,10 @@ function createCardElement(card) {
   el.setAttribute("role", "img");
   const corner = `<span>${rankLabel(rank)}</span><svg aria-hidden="true"><use href="#suit-${suit}"/></svg>`;
   // What the card shows is drawn for the eye; its name (aria-label, "seven of hearts") is what is read.
-  el.innerHTML = `<span class="card-corner" aria-hidden="true">${corner}</span>`
-    + `<span class="card-face"><svg aria-hidden="true"><use href="#suit-${suit}"/></svg></span>`
-    + `<span class="card-corner end" aria-hidden="true">${corner}</span>`;
+  el.innerHTML =
+    `<span class="card-corner" aria-hidden="true">${corner}</span>` +
+    `<span class="card-face"><svg aria-hidden="true"><use href="#suit-${suit}"/></svg></span>` +
+    `<span class="card-corner end" aria-hidden="true">${corner}</span>`;
   el.addEventListener("animationend", () => el.classList.remove(...SEATS.map((s) => `enter-${s}`)));
   return el;
 }
@@ -52,15 +53,20 @@ export function createActuator({ sound, announcer = null }) {
   const pileCards = $("pile-cards");
   const toast = $("toast");
   const packButton = $("your-pack");
-  const seats = Object.fromEntries(SEATS.map((seat) => {
-    const root = document.querySelector(`.seat[data-seat="${seat}"]`);
-    return [seat, {
-      root,
-      count: root.querySelector(".seat-count"),
-      status: root.querySelector(".seat-status"),
-      flash: root.querySelector(".seat-flash"),
-    }];
-  }));
+  const seats = Object.fromEntries(
+    SEATS.map((seat) => {
+      const root = document.querySelector(`.seat[data-seat="${seat}"]`);
+      return [
+        seat,
+        {
+          root,
+          count: root.querySelector(".seat-count"),
+          status: root.querySelector(".seat-status"),
+          flash: root.querySelector(".seat-flash"),
+        },
+      ];
+    }),
+  );
   // The pile's one-shot animations keep no fill: drop their class once they end, so the next one starts anew.
   pile.addEventListener("animationend", (event) => {
     if (event.target === pile) pile.classList.remove("won", "wrong");
@@ -108,7 +114,7 @@ export function createActuator({ sound, announcer = null }) {
     const events = pendingEvents;
     pendingView = null;
     pendingEvents = [];
-    feedback(view, events);
+    feedback(events);
     draw(view, events);
     announcer?.observe(view, events);
   }
@@ -181,7 +187,9 @@ export function createActuator({ sound, announcer = null }) {
   function turnText(view) {
     if (view.over) return t("turn.over");
     if (view.collecting) {
-      return view.collecting.by === "south" ? t("turn.collectingYou") : t("turn.collecting", { seat: seatName(view.collecting.by) });
+      return view.collecting.by === "south"
+        ? t("turn.collectingYou")
+        : t("turn.collecting", { seat: seatName(view.collecting.by) });
     }
     if (view.your_turn) return view.challenge ? t("turn.youPay") : t("turn.you");
     return view.turn ? t("turn.seat", { seat: seatName(view.turn) }) : "\u00a0";
@@ -230,11 +238,7 @@ export function createActuator({ sound, announcer = null }) {
     setTimeout(() => ghost.remove(), GHOST_MS);
   }
 
-  function you(seat, yourKey, theirKey, params = {}) {
-    return seat === "south" ? t(yourKey, params) : t(theirKey, { ...params, seat: seatName(seat) });
-  }
-
-  function feedback(view, events) {
+  function feedback(events) {
     const sounds = new Set();
     for (const e of events) {
       switch (e.type) {
@@ -248,7 +252,7 @@ export function createActuator({ sound, announcer = null }) {
           const pattern = t(`pattern.${e.pattern}`);
           flashSeat(e.seat, t("flash.slap"));
           replay(pile, "won");
-          showToast(you(e.seat, "event.slapWonYou", "event.slapWon", { pattern }));
+          showToast(saidOf(e.seat, "event.slapWonYou", "event.slapWon", { pattern }));
           sounds.add(e.seat === "south" ? "won" : "slap");
           break;
         }
@@ -265,20 +269,20 @@ export function createActuator({ sound, announcer = null }) {
         case "pile_taken":
           flashSeat(e.seat, t("flash.taken", { count: e.cards }));
           sendPileTo(e.seat);
-          if (e.how !== "slap") showToast(you(e.seat, "event.pileTakenYou", "event.pileTaken", { count: e.cards }));
+          if (e.how !== "slap") showToast(saidOf(e.seat, "event.pileTakenYou", "event.pileTaken", { count: e.cards }));
           sounds.add("taken");
           break;
         case "player_out":
           flashSeat(e.seat, t("flash.out"), true);
-          showToast(you(e.seat, "event.playerOutYou", "event.playerOut"), e.seat === "south");
+          showToast(saidOf(e.seat, "event.playerOutYou", "event.playerOut"), e.seat === "south");
           break;
         case "player_back":
           flashSeat(e.seat, t("flash.back"));
-          showToast(you(e.seat, "event.playerBackYou", "event.playerBack"));
+          showToast(saidOf(e.seat, "event.playerBackYou", "event.playerBack"));
           break;
         case "player_eliminated":
           flashSeat(e.seat, t("flash.eliminated"), true);
-          showToast(you(e.seat, "event.eliminatedYou", "event.eliminated"), e.seat === "south");
+          showToast(saidOf(e.seat, "event.eliminatedYou", "event.eliminated"), e.seat === "south");
           break;
         default:
           break;

@@ -3,7 +3,7 @@
 import { pageClock } from "../app/clock.js";
 import { t } from "../app/i18n.js";
 import { ruleNumbers } from "../app/rule-numbers.js";
-import { cardName, resultTitle, seatName } from "./words.js";
+import { cardName, resultTitle, saidOf, seatName } from "./words.js";
 
 export const GAP_MS = 800;
 // Higher wins a pending slot; an equal or higher newcomer replaces what waits.
@@ -49,10 +49,6 @@ export function createAnnouncer(region, { gapMs = GAP_MS, now = pageClock.now } 
     if (next.priority === PRIORITY.turn) turnSaid = true;
   }
 
-  function you(seat, yourKey, theirKey, params = {}) {
-    return seat === "south" ? t(yourKey, params) : t(theirKey, { ...params, seat: seatName(seat) });
-  }
-
   function onEvent(e, view) {
     switch (e.type) {
       case "pay_card": {
@@ -61,11 +57,14 @@ export function createAnnouncer(region, { gapMs = GAP_MS, now = pageClock.now } 
         break;
       }
       case "slap_won":
-        say(you(e.seat, "event.slapWonYou", "event.slapWon", { pattern: t(`pattern.${e.pattern}`) }),
-          e.seat === "south" ? PRIORITY.you : PRIORITY.table);
+        say(
+          saidOf(e.seat, "event.slapWonYou", "event.slapWon", { pattern: t(`pattern.${e.pattern}`) }),
+          e.seat === "south" ? PRIORITY.you : PRIORITY.table,
+        );
         break;
       case "pile_taken":
-        if (e.how !== "slap") say(you(e.seat, "event.pileTakenYou", "event.pileTaken", { count: e.cards }), PRIORITY.table);
+        if (e.how !== "slap")
+          say(saidOf(e.seat, "event.pileTakenYou", "event.pileTaken", { count: e.cards }), PRIORITY.table);
         break;
       case "wrong_slap":
         if (e.seat === "south") {
@@ -73,16 +72,26 @@ export function createAnnouncer(region, { gapMs = GAP_MS, now = pageClock.now } 
         }
         break;
       case "player_out":
-        say(you(e.seat, "event.playerOutYou", "event.playerOut"), e.seat === "south" ? PRIORITY.you : PRIORITY.table);
+        say(
+          saidOf(e.seat, "event.playerOutYou", "event.playerOut"),
+          e.seat === "south" ? PRIORITY.you : PRIORITY.table,
+        );
         break;
       case "player_back":
-        say(you(e.seat, "event.playerBackYou", "event.playerBack"), e.seat === "south" ? PRIORITY.you : PRIORITY.table);
+        say(
+          saidOf(e.seat, "event.playerBackYou", "event.playerBack"),
+          e.seat === "south" ? PRIORITY.you : PRIORITY.table,
+        );
         break;
       case "player_eliminated":
-        say(you(e.seat, "event.eliminatedYou", "event.eliminated"), e.seat === "south" ? PRIORITY.you : PRIORITY.table);
+        say(
+          saidOf(e.seat, "event.eliminatedYou", "event.eliminated"),
+          e.seat === "south" ? PRIORITY.you : PRIORITY.table,
+        );
         break;
       case "game_over":
-        if (view.result) say(t("say.over", { title: resultTitle(view.result), score: view.result.score }), PRIORITY.end);
+        if (view.result)
+          say(t("say.over", { title: resultTitle(view.result), score: view.result.score }), PRIORITY.end);
         break;
       default:
         break;

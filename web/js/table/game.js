@@ -52,9 +52,10 @@ export function createGame({ bridge, actuator, onOver, clock = pageClock }) {
   function start({ mode, seed, speed = "normal", lenient = false, date }) {
     stop();
     session?.destroy();
-    session = mode === "daily"
-      ? bridge.new_game("daily", undefined, undefined, undefined, date) // the engine sets the daily's rules
-      : bridge.new_game("practice", seed, speed, Boolean(lenient), undefined);
+    session =
+      mode === "daily"
+        ? bridge.new_game("daily", undefined, undefined, undefined, date) // the engine sets the daily's rules
+        : bridge.new_game("practice", seed, speed, Boolean(lenient), undefined);
     actuator.reset();
     time.restart();
     apply(session.frame(0));

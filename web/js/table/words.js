@@ -17,6 +17,11 @@ export function seatName(seat) {
   return t(`seat.${seat}`);
 }
 
+/** What a seat did, in words: yours in the second person (yourKey), another's naming the seat (theirKey). */
+export function saidOf(seat, yourKey, theirKey, params = {}) {
+  return seat === "south" ? t(yourKey, params) : t(theirKey, { ...params, seat: seatName(seat) });
+}
+
 /** The result's title: who won, or how the game ended. */
 export function resultTitle(result) {
   if (result.reason === "time_limit") return result.won ? t("result.time_limitWon") : t("result.time_limit");
