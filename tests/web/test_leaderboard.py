@@ -27,6 +27,7 @@ from pagedriver import (
     pattern_on_top,
     play_to_end,
     start_from_menu,
+    switch_language,
     view_of,
     wait_ready,
 )
@@ -327,7 +328,20 @@ def test_a_bad_name_gets_a_clear_error_and_nothing_is_sent(
     assert board["you"]["name"] == name
 
 
-def test_names_are_drawn_as_text_never_as_html(page) -> None:
+BOARD_API = re.compile(r"/api/scores\?")
+
+
+def board_from(page, handler) -> None:
+    """The menu's leaderboard loads its board again, from what handler answers (on a page shared between
+    tests: each test brings its own board and leaves the page in English)."""
+    page.context.unroute(BOARD_API)
+    page.context.route(BOARD_API, handler)
+    switch_language(page, "en")  # also opens the menu
+    page.click("[data-testid=leaderboard-tab-1]")
+    page.click("[data-testid=leaderboard-tab-0]")
+
+
+def test_names_are_drawn_as_text_never_as_html(shared_page) -> None:
     """Even a board answer carrying markup (the server never stores it) is shown as plain text."""
     nasty = '<img src=x onerror="window.pwned=1"><b>x</b>'
     board = {
@@ -353,8 +367,8 @@ def test_names_are_drawn_as_text_never_as_html(page) -> None:
         "total": 2,
         "you": None,
     }
-    page.context.route(re.compile(r"/api/scores\?"), lambda route: route.fulfill(json=board))
-    open_game(page)
+    page = shared_page
+    board_from(page, lambda route: route.fulfill(json=board))
     rows = page.locator("[data-testid=leaderboard-row]")
     rows.first.wait_for()
     assert rows.count() == 2
@@ -372,7 +386,9 @@ CATALOGS = {
 NOTE = "[data-testid=leaderboard-offline]"
 
 
-def test_a_server_error_is_not_called_offline_and_the_note_follows_the_language(page) -> None:
+def test_a_server_error_is_not_called_offline_and_the_note_follows_the_language(
+    shared_page,
+) -> None:
     """Online, a board request the server answers with 503 says the server did not answer (not "offline");
     switching language redraws that note; once the server answers again, the note goes."""
     server = {"failing": True}
@@ -383,8 +399,9 @@ def test_a_server_error_is_not_called_offline_and_the_note_follows_the_language(
         else:
             route.continue_()
 
-    page.context.route(re.compile(r"/api/scores\?"), board_route)
-    open_game(page)
+    page = shared_page
+    page.evaluate("localStorage.removeItem('ewar.leaderboards')")  # no board kept from an earlier test
+    board_from(page, board_route)
     note = page.locator(NOTE)
     note.wait_for()
     assert note.get_attribute("data-reason") == "failed"
@@ -402,6 +419,7 @@ def test_a_server_error_is_not_called_offline_and_the_note_follows_the_language(
     page.click("[data-testid=leaderboard-tab-0]")
     page.wait_for_selector("[data-testid=leaderboard] table:not([hidden]), .lb-empty:not([hidden])")
     page.wait_for_function(f"document.querySelector('{NOTE}') === null")
+    switch_language(page, "en")
 
 
 NAMES = [
@@ -433,10 +451,10 @@ NAMES = [
 ]
 
 
-def test_chromium_and_node_read_the_name_rule_alike(page) -> None:
+def test_chromium_and_node_read_the_name_rule_alike(shared_page) -> None:
     """One rule (web/js/scores/names.js) for the page and the function: Chromium and Node hold their own Unicode
     data, and must still agree on every name, so the page never sends what the server refuses or the reverse."""
-    open_game(page)
+    page = shared_page
     on_page = page.evaluate(
         "(names) => import('./js/scores/names.js').then((m) => names.map(m.checkName))", NAMES
     )
@@ -462,7 +480,7 @@ def test_chromium_and_node_read_the_name_rule_alike(page) -> None:
     assert len(set(ids)) == 3 and all(ID_PATTERN.match(i) for i in ids)
 
 
-def test_your_rank_shows_even_outside_the_top_50(page) -> None:
+def test_your_rank_shows_even_outside_the_top_50(shared_page) -> None:
     entries = [
         {
             "rank": r,
@@ -485,8 +503,8 @@ def test_your_rank_shows_even_outside_the_top_50(page) -> None:
         "id": "x" * 22,
     }
     board = {"date": "", "entries": entries, "total": 120, "you": you}
-    page.context.route(re.compile(r"/api/scores\?"), lambda route: route.fulfill(json=board))
-    open_game(page)
+    page = shared_page
+    board_from(page, lambda route: route.fulfill(json=board))
     page.wait_for_selector(YOU)
     assert page.locator("[data-testid=leaderboard-row]").count() == 50
     row = page.locator(YOU)
@@ -511,9 +529,11 @@ async ({ tag }) => {
 """
 
 
-def test_the_service_worker_sync_handler_sends_the_outbox(context, page) -> None:
+def test_the_service_worker_sync_handler_sends_the_outbox(shared_page) -> None:
     """handleSync(event) for "ewar-scores": sends what waits, and fails (so the browser retries) while offline."""
-    open_game(page)
+    page = shared_page
+    context = page.context
+    page.context.unroute(BOARD_API)
     submission = {
         "id": "sync-test-" + "a" * 16,
         "name": "Sync",
