@@ -9,12 +9,9 @@ from types import ModuleType
 
 import pytest
 from build_module import load_build_module
-from pagedriver import wait_ready
+from pagedriver import SNAPSHOT_PATH, wait_ready
 
 ROOT = Path(__file__).resolve().parents[2]
-# The loader's own setting (web/js/app/storage.js, "ewar.load"): the engine comes from the build's memory
-# snapshot, ~2 s here instead of ~6 s through micropip. test_loading_paths.py covers both paths and the choice.
-SNAPSHOT_PATH = "try { localStorage.setItem('ewar.load', 'snapshot'); } catch {}"
 
 
 @pytest.fixture(scope="session")

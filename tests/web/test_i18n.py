@@ -199,7 +199,7 @@ def check_fits(page, where: str) -> None:
 def check_both_sizes(page, lang: str, state: str) -> None:
     for size, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
         page.set_viewport_size(size)
-        page.wait_for_timeout(150)
+        page.wait_for_timeout(50)
         shoot(page, f"{lang}-{state}-{name}")
         check_fits(page, f"{lang} {state} {name}")
     page.set_viewport_size(PHONE)

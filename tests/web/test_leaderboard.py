@@ -400,7 +400,9 @@ def test_a_server_error_is_not_called_offline_and_the_note_follows_the_language(
             route.continue_()
 
     page = shared_page
-    page.evaluate("localStorage.removeItem('ewar.leaderboards')")  # no board kept from an earlier test
+    page.evaluate(
+        "localStorage.removeItem('ewar.leaderboards')"
+    )  # no board kept from an earlier test
     board_from(page, board_route)
     note = page.locator(NOTE)
     note.wait_for()

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from build_module import copy_project
 from pagedriver import (
+    SNAPSHOT_PATH,
     keyboard,
     lose_by_wrong_slaps,
     play_to_end,
@@ -132,18 +133,34 @@ def finish_game(page) -> dict:
 # Playing with no network
 
 
-def test_a_practice_game_loads_and_plays_offline(browser, server_url, build_info, quick_seed):
-    # The loader's own choice (no path forced): micropip on this first visit, the worker's snapshot offline.
+@pytest.fixture(scope="module")
+def visited(browser, server_url: str) -> Iterator[tuple[object, object]]:
+    """(context, page) after a first visit, once the worker controls the page with its whole cache: shared by
+    the tests that go offline from there (each comes back online). The loader makes its own choice of path
+    (nothing forced): micropip on this first visit, the worker's snapshot afterwards."""
     context = browser.new_context(base_url=server_url)
     try:
-        play_offline(context, context.new_page(), server_url, build_info, quick_seed)
+        page = context.new_page()
+        page.goto("/")
+        wait_ready(page)
+        wait_precached(page)
+        yield context, page
     finally:
         context.close()
 
 
-def play_offline(context, page, server_url, build_info, quick_seed) -> None:
-    page.goto("/")
-    wait_ready(page)
+@pytest.fixture
+def online(visited) -> Iterator[tuple[object, object]]:
+    context, page = visited
+    try:
+        yield visited
+    finally:
+        context.set_offline(False)
+        page.unroute_all(behavior="ignoreErrors")
+
+
+def test_a_practice_game_loads_and_plays_offline(online, server_url, build_info, quick_seed):
+    context, page = online
     status = wait_precached(page)
     assert status["buildId"] == build_info["build_id"]
     assert page.evaluate(CACHE_NAMES) == [f"ewar-{build_info['build_id']}"]
@@ -212,12 +229,12 @@ def fake_board(date: str) -> dict:
     return {"date": date, "entries": [entry], "total": 1, "you": None}
 
 
-def test_the_leaderboard_says_offline_and_shows_the_last_board_seen(context, page):
+def test_the_leaderboard_says_offline_and_shows_the_last_board_seen(online):
+    context, page = online
     today = datetime.now(UTC).date().isoformat()
     page.route(SCORES_API, lambda route: route.fulfill(json=fake_board(today)))
-    page.goto("/")
+    page.reload()
     wait_ready(page)
-    wait_precached(page)
     online = open_leaderboard(page)
     assert "Ada" in online and page.query_selector("[data-testid=leaderboard-offline]") is None
     page.unroute(SCORES_API)
@@ -239,12 +256,10 @@ def test_the_leaderboard_says_offline_and_shows_the_last_board_seen(context, pag
     assert note == "You're offline: the leaderboard will show when you're back online."
 
 
-def test_fetch_board_tells_offline_from_a_server_that_failed(context, page):
+def test_fetch_board_tells_offline_from_a_server_that_failed(online):
     """The small function the leaderboard asks for a board (web/js/scores/board-api.js), on its own."""
+    context, page = online
     page.route(SCORES_API, lambda route: route.fulfill(json=fake_board("2026-11-30")))
-    page.goto("/")
-    wait_ready(page)
-    wait_precached(page)
     fetch_board = """
       async (url) => (await import("./js/scores/board-api.js")).fetchBoard(url)
     """
@@ -398,6 +413,9 @@ def test_the_manifest_is_valid_and_chromium_finds_the_app_installable(browser, s
             headless=True,
             base_url=server_url,
         )
+        context.add_init_script(
+            script=SNAPSHOT_PATH
+        )  # the quicker load: the path is not the subject here
         try:
             page = context.new_page()
             page.goto("/")
