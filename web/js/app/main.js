@@ -44,7 +44,6 @@ async function boot() {
   const sound = createSound(() => storage.settings().sound);
   const announcer = createAnnouncer($("announcer"));
   const actuator = createActuator({ sound, announcer });
-  $("menu-title").tabIndex = -1;
   showPanels({
     events,
     panels: { loading: $("loading"), menu: $("menu"), result: $("result") },

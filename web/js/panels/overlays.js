@@ -4,10 +4,13 @@
 /**
  * events: the app's emitter; its state's panel ("loading" | "menu" | "result" | null) is the panel shown.
  * panels: {loading, menu, result} elements; background: what they cover.
- * focusOnOpen: {panel name: the element to focus when that panel appears};
+ * focusOnOpen: {panel name: the element to focus when that panel appears (made focusable: a heading is read
+ * first)};
  * playTarget: focused when the table is uncovered during play and focus was left nowhere.
  */
 export function showPanels({ events, panels, background, focusOnOpen, playTarget }) {
+  for (const target of Object.values(focusOnOpen)) target.tabIndex = -1;
+
   function focusLost() {
     const active = document.activeElement;
     return !active || active === document.body || active.closest("[hidden], [inert]") !== null;

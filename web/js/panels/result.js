@@ -22,7 +22,6 @@ function breakdownRows(result) {
 export function createResultPanel() {
   const $ = (id) => document.getElementById(id);
   const title = $("result-title");
-  title.tabIndex = -1;
 
   function show(view, { scored }) {
     const result = view.result;
