@@ -183,19 +183,18 @@ def test_both_paths_deal_the_same_game(snapshot_tab, micropip_tab):
 @pytest.mark.parametrize(
     "change, why",
     [
-        (lambda info: info["snapshot"].update(sha256="0" * 64), "sha256"),
-        (lambda info: info["snapshot"].update(size=info["snapshot"]["size"] - 8), "larger"),
         (lambda info: info["snapshot"].update(pyodide_version="0.0.1"), "made for Pyodide"),
         (
             lambda info: info["snapshot"].update(file="pyodide/engine-missing.snapshot.gz"),
             "HTTP 404",
         ),
     ],
-    ids=["wrong-sha", "wrong-size", "other-pyodide", "missing-file"],
+    ids=["other-pyodide", "missing-file"],
 )
 def test_mismatched_snapshot_falls_back_to_micropip(tab, change, why):
-    """Each kind of mismatch fails the snapshot at another point of its load (before Pyodide starts, in the
-    middle of its download, inside its restore); the plain load after it must work from each."""
+    """The snapshot fails before Pyodide starts (made for another one), or while Pyodide waits for its bytes
+    (not there; corrupted bytes below fail in the middle of their download): the plain load after it must work
+    from each point, all the way to a game."""
     bad_build_info(tab, change)
     engine = open_game(tab, "?load=snapshot")
     assert engine["path"] == "micropip"
@@ -203,6 +202,26 @@ def test_mismatched_snapshot_falls_back_to_micropip(tab, change, why):
     assert phases_shown(tab) == ["runtime", "micropip", "engine"]
     actions = [kind for _t, kind in flip_and_slap(tab)["actions"]]
     assert "f" in actions and "s" in actions
+
+
+@pytest.mark.parametrize(
+    "change, why",
+    [
+        (lambda info: info["snapshot"].update(sha256="0" * 64), "sha256"),
+        (lambda info: info["snapshot"].update(size=info["snapshot"]["size"] - 8), "larger"),
+    ],
+    ids=["wrong-sha", "wrong-size"],
+)
+def test_snapshot_bytes_are_checked_against_build_info(tab, change, why):
+    """The snapshot's size and sha256 are checked as it arrives; a mismatch fails it at the point corrupted
+    bytes do (tested to a game below), and the loader says why and turns to micropip."""
+    bad_build_info(tab, change)
+    with tab.expect_console_message(
+        lambda message: message.text.startswith("ewar: memory snapshot not used"), timeout=READY_MS
+    ) as warning:
+        tab.goto("/?load=snapshot", wait_until="commit")
+    assert why in warning.value.text and warning.value.text.endswith("; loading with micropip")
+    assert phases_shown(tab) == ["runtime", "micropip", "engine"]
 
 
 def test_corrupted_snapshot_bytes_fall_back_to_micropip(tab, dist_dir, build_info):
