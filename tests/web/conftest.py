@@ -55,8 +55,11 @@ def open_context(browser, server_url: str, **options) -> object:
     """A browser context whose relative URLs resolve against the dev server (or options' base_url) and whose
     pages load the engine from the memory snapshot. Service workers are blocked unless options say
     service_workers="allow": the worker's precaching (20 MB, each file's sha256) is the subject of a few tests
-    and would only compete for the CPU in the others."""
-    fresh = browser.new_context(**{"base_url": server_url, "service_workers": "block", **options})
+    and would only compete for the CPU in the others. The site's Content-Security-Policy is set aside
+    (bypass_csp) unless options say bypass_csp=False: Playwright's string predicates (page.wait_for_function)
+    are evaluated in the page, which the policy forbids; test_csp.py holds the page to it."""
+    defaults = {"base_url": server_url, "service_workers": "block", "bypass_csp": True}
+    fresh = browser.new_context(**{**defaults, **options})
     fresh.add_init_script(script=SNAPSHOT_PATH)
     return fresh
 

@@ -102,13 +102,13 @@ def open_under_policy(context, query: str) -> object:
 
 
 def test_micropip_installs_the_engine_under_the_policy(new_context) -> None:
-    page = open_under_policy(new_context(), "?load=micropip")
+    page = open_under_policy(new_context(bypass_csp=False), "?load=micropip")
     assert page.evaluate("window.ewar.engine.path") == "micropip"
     assert page.evaluate(VIOLATIONS) == []
 
 
 def test_the_page_plays_and_works_offline_under_the_policy(new_context) -> None:
-    context = new_context(service_workers="allow")
+    context = new_context(service_workers="allow", bypass_csp=False)
     page = open_under_policy(context, "?load=snapshot")
     assert page.evaluate("window.ewar.engine.path") == "snapshot"
 

@@ -22,7 +22,7 @@ READY_MS = 120_000
 
 @pytest.fixture
 def quiet_context(browser, server_url: str) -> Iterator[object]:
-    fresh = browser.new_context(base_url=server_url, service_workers="block")
+    fresh = browser.new_context(base_url=server_url, service_workers="block", bypass_csp=True)
     try:
         yield fresh
     finally:
@@ -40,7 +40,7 @@ def tab(quiet_context) -> Iterator[object]:
 
 def loaded_by(browser, server_url: str, path: str) -> Iterator[tuple[object, dict]]:
     """A page loaded with ?load=path in a context of its own, and its window.ewar.engine."""
-    fresh = browser.new_context(base_url=server_url, service_workers="block")
+    fresh = browser.new_context(base_url=server_url, service_workers="block", bypass_csp=True)
     try:
         page = fresh.new_page()
         engine = open_game(page, f"?load={path}")

@@ -138,7 +138,7 @@ def visited(browser, server_url: str) -> Iterator[tuple[object, object]]:
     """(context, page) after a first visit, once the worker controls the page with its whole cache: shared by
     the tests that go offline from there (each comes back online). The loader makes its own choice of path
     (nothing forced): micropip on this first visit, the worker's snapshot afterwards."""
-    context = browser.new_context(base_url=server_url)
+    context = browser.new_context(base_url=server_url, bypass_csp=True)
     try:
         page = context.new_page()
         page.goto("/")
@@ -412,6 +412,7 @@ def test_the_manifest_is_valid_and_chromium_finds_the_app_installable(browser, s
             args=fixtures.CHROMIUM_ARGS,
             headless=True,
             base_url=server_url,
+            bypass_csp=True,
         )
         context.add_init_script(
             script=SNAPSHOT_PATH
