@@ -114,7 +114,7 @@ def test_the_page_paints_before_the_engine_is_ready(page) -> None:
 def test_a_missing_engine_file_shows_a_clear_message(page) -> None:
     page.route("**/wheels/*.whl", lambda route: route.fulfill(status=404, body="missing"))
     page.goto("/?load=micropip", wait_until="commit")  # the path that installs the wheel
-    page.wait_for_function("document.body.dataset.state === 'error'", timeout=90_000)
+    page.wait_for_function("document.body?.dataset.state === 'error'", timeout=90_000)
     message = page.inner_text("[data-testid=load-error]")
     assert "could not be loaded" in message and ".whl" in message
 
