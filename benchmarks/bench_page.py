@@ -184,8 +184,9 @@ def link_tree(source: Path, target: Path) -> None:
 
 
 @contextlib.contextmanager
-def served_site(builder) -> Iterator[tuple[str, Path]]:
-    dist = builder.build(log=lambda _line: None).dist
+def served_site(builder, dist: Path | None = None) -> Iterator[tuple[str, Path]]:
+    """dist/ (built now, unless another build's folder is given) and the bare page, served."""
+    dist = dist or builder.build(log=lambda _line: None).dist
     with tempfile.TemporaryDirectory(prefix="ewar-bench-") as tmp:
         site = Path(tmp, "site")
         link_tree(dist, site)
@@ -465,56 +466,118 @@ def run(options: argparse.Namespace) -> dict:
         "snapshot path": "?load=snapshot",
         "default policy": "",
     }
-    with served_site(builder) as (url, site), sync_playwright() as playwright:
-        sizes = GzipSizes(site)
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
-        )
-        try:
-            # warm the OS file cache and V8's code cache of the server, not the browser's
-            cold_and_warm(browser, url + "?load=micropip", warm=False)
-            measured = {name: {"cold": [], "warm": []} for name in variants}
-            for run_index in range(options.runs):
-                for name, suffix in variants.items():
-                    cold, warm = cold_and_warm(browser, url + suffix)
-                    measured[name]["cold"].append(cold)
-                    measured[name]["warm"].append(warm)
-                print(f"  load run {run_index + 1}/{options.runs} done", file=sys.stderr)
-            for name, runs in measured.items():
-                cold, warm = runs["cold"], runs["warm"]
-                results["variants"][name] = {
-                    "cold_tti_ms": median([r["ready"] for r in cold]),
-                    "warm_tti_ms": median([r["ready"] for r in warm]),
-                    "cold_tti_all_ms": [round(r["ready"]) for r in cold],
-                    "warm_tti_all_ms": [round(r["ready"]) for r in warm],
-                    "fcp_ms": median([r["fcp"] for r in cold if r["fcp"] is not None]),
-                    "cold_bytes": median([r["bytes"] for r in cold]),
-                    "cold_bytes_gzip": median([sizes.total(r) for r in cold]),
-                    "warm_bytes": median([r["bytes"] for r in warm]),
-                    "path": cold[0]["path"],
-                    "reason": cold[0]["reason"],
-                }
-            results["service_worker_repeat"] = service_worker_visit(browser, url)
-            for mbps in options.throttle:
-                row = {}
-                for name in ("micropip path", "snapshot path", "bare loadPyodide"):
-                    cold, _ = cold_and_warm(browser, url + variants[name], mbps, warm=False)
-                    row[name] = {"cold_tti_ms": cold["ready"], "connection": cold["connection"]}
-                default, _ = cold_and_warm(browser, url, mbps, warm=False)
-                row["default policy"] = {
-                    "cold_tti_ms": default["ready"],
-                    "path": default["path"],
-                    "connection": default["connection"],
-                }
-                results["throttled"][str(mbps)] = row
-                print(f"  throttled {mbps} Mbps done", file=sys.stderr)
-            if options.inputs:
-                results["play"] = play_for_latency(
-                    browser, url, options.inputs, options.play_seconds
-                )
-        finally:
-            browser.close()
+    with contextlib.ExitStack() as stack:
+        url, site = stack.enter_context(served_site(builder))
+        if options.baseline:
+            # Another build (say main's), measured in turn with this one in the same run.
+            other, _ = stack.enter_context(served_site(builder, options.baseline))
+            variants["baseline micropip path"] = other + "?load=micropip"
+            variants["baseline snapshot path"] = other + "?load=snapshot"
+        playwright = stack.enter_context(sync_playwright())
+        measure(options, results, variants, url, site, playwright)
     return results
+
+
+def measure(options, results: dict, variants: dict, url: str, site: Path, playwright) -> None:
+    """Loads every variant in turn, then the service-worker visit, throttled loads and play."""
+    sizes = GzipSizes(site)
+
+    def address(suffix: str) -> str:
+        return suffix if "://" in suffix else url + suffix
+
+    browser = playwright.chromium.launch(
+        executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+    )
+    try:
+        # warm the OS file cache and V8's code cache of the server, not the browser's
+        cold_and_warm(browser, url + "?load=micropip", warm=False)
+        measured = {name: {"cold": [], "warm": []} for name in variants}
+        for run_index in range(options.runs):
+            for name, suffix in variants.items():
+                cold, warm = cold_and_warm(browser, address(suffix))
+                measured[name]["cold"].append(cold)
+                measured[name]["warm"].append(warm)
+            print(f"  load run {run_index + 1}/{options.runs} done", file=sys.stderr)
+        for name, runs in measured.items():
+            cold, warm = runs["cold"], runs["warm"]
+            results["variants"][name] = {
+                "cold_tti_ms": median([r["ready"] for r in cold]),
+                "warm_tti_ms": median([r["ready"] for r in warm]),
+                "cold_tti_all_ms": [round(r["ready"]) for r in cold],
+                "warm_tti_all_ms": [round(r["ready"]) for r in warm],
+                "fcp_ms": median([r["fcp"] for r in cold if r["fcp"] is not None]),
+                "cold_bytes": median([r["bytes"] for r in cold]),
+                "cold_bytes_gzip": median([sizes.total(r) for r in cold]),
+                "warm_bytes": median([r["bytes"] for r in warm]),
+                "path": cold[0]["path"],
+                "reason": cold[0]["reason"],
+            }
+        results["service_worker_repeat"] = service_worker_visit(browser, url)
+        for mbps in options.throttle:
+            row = {}
+            throttled = ["micropip path", "snapshot path", "bare loadPyodide"]
+            throttled += [name for name in variants if name.startswith("baseline")]
+            for name in throttled:
+                cold, _ = cold_and_warm(browser, address(variants[name]), mbps, warm=False)
+                row[name] = {"cold_tti_ms": cold["ready"], "connection": cold["connection"]}
+            default, _ = cold_and_warm(browser, url, mbps, warm=False)
+            row["default policy"] = {
+                "cold_tti_ms": default["ready"],
+                "path": default["path"],
+                "connection": default["connection"],
+            }
+            results["throttled"][str(mbps)] = row
+            print(f"  throttled {mbps} Mbps done", file=sys.stderr)
+        if options.inputs:
+            results["play"] = play_for_latency(browser, url, options.inputs, options.play_seconds)
+            if options.baseline:
+                baseline_url = variants["baseline snapshot path"].split("?")[0]
+                results["play_baseline"] = play_for_latency(
+                    browser, baseline_url, options.inputs, options.play_seconds
+                )
+    finally:
+        browser.close()
+
+
+def play_report(play: dict, title: str) -> list[str]:
+    """The input-latency and long-task lines of one build's play."""
+    out: list[str] = []
+    rows = [
+        [
+            "all",
+            str(play["samples"]),
+            f"{play['p50']:.1f} ms",
+            f"{play['p95']:.1f} ms",
+            f"{play['max']:.1f} ms",
+        ]
+    ]
+    for kind, v in play["by_type"].items():
+        if v["n"]:
+            rows.append([kind, str(v["n"]), f"{v['p50']:.1f} ms", f"{v['p95']:.1f} ms", ""])
+    out += [
+        "",
+        (
+            f"Input -> pile/pack drawn, {title} ({play['inputs_sent']} inputs sent over {play['games']} games"
+            f" at fast speed; {play['unchanged_inputs']} changed nothing,"
+            f" {play['undrawn_inputs']} not drawn before the next input)"
+        ),
+        table(rows, ["inputs", "n", "p50", "p95", "max"]),
+        (
+            f"Drawn in the first frame after the input: {play['drawn_in_next_frame']} of"
+            f" {play['samples']}; input -> that frame's start (waiting for vsync): p50"
+            f" {play['wait_for_frame_p50']:.1f} ms, p95 {play['wait_for_frame_p95']:.1f} ms;"
+            f" frame start -> rendered: p50 {play['frame_work_p50']:.1f} ms,"
+            f" p95 {play['frame_work_p95']:.1f} ms"
+        ),
+        f"Long tasks (> 50 ms) during play: {play['long_tasks']}, longest {play['longest_task']:.0f} ms",
+        (
+            f"Long animation frames (> 50 ms): {play['long_frames']}, in which scripts ran"
+            f" {play['script_ms_in_long_frames']:.0f} of {play['frame_ms_in_long_frames']:.0f} ms"
+            f" (longest script share in one frame {play['longest_frame_script_ms']:.0f} ms;"
+            f" heaviest: {play['heaviest_scripts']})"
+        ),
+    ]
+    return out
 
 
 def report(results: dict) -> str:
@@ -558,6 +621,7 @@ def report(results: dict) -> str:
             f"({sw['reason']}), {megabytes(sw['bytes'])} from the network"
         )
     if results["throttled"]:
+        baseline = [name for name in variants if name.startswith("baseline")]
         rows = []
         for mbps, row in results["throttled"].items():
             rows.append(
@@ -568,52 +632,22 @@ def report(results: dict) -> str:
                     seconds(row["snapshot path"]["cold_tti_ms"]),
                     f"{seconds(row['default policy']['cold_tti_ms'])} ({row['default policy']['path']})",
                     str(row["default policy"]["connection"]),
+                    *(seconds(row[name]["cold_tti_ms"]) for name in baseline),
                 ]
             )
-        out += [
-            "",
-            "Cold loads under DevTools throttling",
-            table(
-                rows, ["network", "bare", "micropip", "snapshot", "default policy", "effectiveType"]
-            ),
+        header = [
+            "network",
+            "bare",
+            "micropip",
+            "snapshot",
+            "default policy",
+            "effectiveType",
+            *baseline,
         ]
-    play = results.get("play")
-    if play:
-        rows = [
-            [
-                "all",
-                str(play["samples"]),
-                f"{play['p50']:.1f} ms",
-                f"{play['p95']:.1f} ms",
-                f"{play['max']:.1f} ms",
-            ]
-        ]
-        for kind, v in play["by_type"].items():
-            if v["n"]:
-                rows.append([kind, str(v["n"]), f"{v['p50']:.1f} ms", f"{v['p95']:.1f} ms", ""])
-        out += [
-            "",
-            (
-                f"Input -> pile/pack drawn ({play['inputs_sent']} inputs sent over {play['games']} games"
-                f" at fast speed; {play['unchanged_inputs']} changed nothing,"
-                f" {play['undrawn_inputs']} not drawn before the next input)"
-            ),
-            table(rows, ["inputs", "n", "p50", "p95", "max"]),
-            (
-                f"Drawn in the first frame after the input: {play['drawn_in_next_frame']} of"
-                f" {play['samples']}; input -> that frame's start (waiting for vsync): p50"
-                f" {play['wait_for_frame_p50']:.1f} ms, p95 {play['wait_for_frame_p95']:.1f} ms;"
-                f" frame start -> rendered: p50 {play['frame_work_p50']:.1f} ms,"
-                f" p95 {play['frame_work_p95']:.1f} ms"
-            ),
-            f"Long tasks (> 50 ms) during play: {play['long_tasks']}, longest {play['longest_task']:.0f} ms",
-            (
-                f"Long animation frames (> 50 ms): {play['long_frames']}, in which scripts ran"
-                f" {play['script_ms_in_long_frames']:.0f} of {play['frame_ms_in_long_frames']:.0f} ms"
-                f" (longest script share in one frame {play['longest_frame_script_ms']:.0f} ms;"
-                f" heaviest: {play['heaviest_scripts']})"
-            ),
-        ]
+        out += ["", "Cold loads under DevTools throttling", table(rows, header)]
+    for key, title in (("play", "this build"), ("play_baseline", "the baseline build")):
+        if results.get(key):
+            out += play_report(results[key], title)
     return "\n".join(out)
 
 
@@ -630,6 +664,11 @@ def main() -> int:
     )
     parser.add_argument(
         "--throttle", default="", help="comma-separated Mbps for throttled cold loads"
+    )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="another build's dist/ (e.g. main's), loaded and played in turn with this one",
     )
     parser.add_argument("--json", type=Path, help="also write the results here")
     options = parser.parse_args()

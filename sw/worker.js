@@ -8,7 +8,7 @@
 
 // A module worker (registered with type "module"): the score outbox's Background Sync handler is shared
 // with the page. build.py checks that every file imported here is in the build.
-import { handleSync } from "./js/sw-scores-sync.js";
+import { handleSync } from "./js/scores/sync.js";
 
 const PRECACHE = /* @precache */ { build_id: "dev", files: [] };
 
@@ -34,6 +34,9 @@ const CONTENT_TYPES = {
   ".svg": "image/svg+xml",
 };
 
+// What the site's headers say about how a file may be used, kept with the cached copy (netlify.toml sets them).
+const KEPT_HEADERS = ["content-security-policy", "x-content-type-options", "referrer-policy"];
+
 const byPath = new Map(PRECACHE.files.map(([path, sha256, size]) => [path, { path, sha256, size }]));
 
 function urlOf(path) {
@@ -53,16 +56,25 @@ async function sha256(bytes) {
   return hex(await crypto.subtle.digest("SHA-256", bytes));
 }
 
-/** The stored form of a file: exactly the expected bytes, its own content type, its revision. */
+/** The stored form of a file: exactly the expected bytes, its own content type, its revision, and the security
+ * headers the site sent with it (a page served from the cache runs under the same Content-Security-Policy). */
 function storedResponse(entry, bytes, served) {
   const type = CONTENT_TYPES[extensionOf(entry.path)] ?? served.headers.get("content-type");
   const headers = new Headers({ "content-length": String(bytes.byteLength), [REVISION_HEADER]: entry.sha256 });
   if (type) headers.set("content-type", type);
+  for (const name of KEPT_HEADERS) {
+    const value = served.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
   return new Response(bytes, { status: 200, statusText: "OK", headers });
 }
 
-/** The same revision of a file from an older build's cache, if one has it. */
+/**
+ * The same revision of a file from an older build's cache, if one has it. Never a page: its headers (the
+ * security policy) belong to the deploy, not to its bytes, so pages are downloaded anew.
+ */
 async function findKept(entry, oldCaches) {
+  if (extensionOf(entry.path) === ".html") return null;
   for (const cache of oldCaches) {
     const kept = await cache.match(urlOf(entry.path));
     if (kept && kept.headers.get(REVISION_HEADER) === entry.sha256) return kept;
@@ -155,7 +167,14 @@ async function status() {
   const keys = new Set((await cache.keys()).map((request) => request.url));
   const missing = [...byPath.keys()].filter((path) => !keys.has(urlOf(path)));
   const bytes = [...byPath.values()].reduce((sum, entry) => sum + entry.size, 0);
-  return { buildId: PRECACHE.build_id, cache: CACHE_NAME, files: byPath.size, bytes, missing, complete: missing.length === 0 };
+  return {
+    buildId: PRECACHE.build_id,
+    cache: CACHE_NAME,
+    files: byPath.size,
+    bytes,
+    missing,
+    complete: missing.length === 0,
+  };
 }
 
 self.addEventListener("install", (event) => {

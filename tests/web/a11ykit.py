@@ -7,6 +7,8 @@ import json
 import re
 from pathlib import Path
 
+from pagedriver import settle
+
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGS = ROOT / "web" / "i18n"
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -28,12 +30,13 @@ def run_axe(page) -> list[dict]:
     """axe-core's serious and critical violations on the page as it is now (WCAG 2.x A/AA and best practice)."""
     if not page.evaluate("typeof window.axe === 'object'"):
         page.add_script_tag(path=str(AXE))
-    result = page.evaluate(
+    result = settle(
+        page,
         """async () => {
           const r = await axe.run(document, { resultTypes: ["violations"] });
           return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
             nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target.join(" "), summary: n.failureSummary })) }));
-        }"""
+        }""",
     )
     return [v for v in result if v["impact"] in ("serious", "critical")]
 

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 from build_module import load_build_module
+from pagedriver import SNAPSHOT_PATH, wait_ready
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-
 
 
 @pytest.fixture(scope="session")
@@ -53,14 +51,40 @@ def server_url(
         server.stop()
 
 
+def open_context(browser, server_url: str, **options) -> object:
+    """A browser context whose relative URLs resolve against the dev server (or options' base_url) and whose
+    pages load the engine from the memory snapshot. Service workers are blocked unless options say
+    service_workers="allow": the worker's precaching (20 MB, each file's sha256) is the subject of a few tests
+    and would only compete for the CPU in the others. The site's Content-Security-Policy is set aside
+    (bypass_csp) unless options say bypass_csp=False: Playwright's string predicates (page.wait_for_function)
+    are evaluated in the page, which the policy forbids; test_csp.py holds the page to it."""
+    defaults = {"base_url": server_url, "service_workers": "block", "bypass_csp": True}
+    fresh = browser.new_context(**{**defaults, **options})
+    fresh.add_init_script(script=SNAPSHOT_PATH)
+    return fresh
+
+
 @pytest.fixture
-def context(browser, server_url: str) -> Iterator[object]:
-    """A fresh browser context per test; relative URLs resolve against the dev server."""
-    fresh = browser.new_context(base_url=server_url)
+def new_context(browser, server_url: str) -> Iterator[Callable[..., object]]:
+    """new_context(**options): a fresh context (open_context), closed after the test."""
+    made = []
+
+    def make(**options) -> object:
+        fresh = open_context(browser, server_url, **options)
+        made.append(fresh)
+        return fresh
+
     try:
-        yield fresh
+        yield make
     finally:
-        fresh.close()
+        for fresh in made:
+            fresh.close()
+
+
+@pytest.fixture
+def context(new_context) -> object:
+    """A fresh browser context per test (see new_context)."""
+    return new_context()
 
 
 @pytest.fixture
@@ -69,5 +93,19 @@ def page(context) -> Iterator[object]:
     fresh = context.new_page()
     try:
         yield fresh
+    finally:
+        fresh.close()
+
+
+@pytest.fixture(scope="module")
+def shared_page(browser, server_url: str) -> Iterator[object]:
+    """One loaded page for the tests of a module that need no fresh storage (a load costs seconds): each test
+    brings it to the state it needs (pagedriver.open_menu, switch_language, its own viewport)."""
+    fresh = open_context(browser, server_url)
+    try:
+        page = fresh.new_page()
+        page.goto("/")
+        wait_ready(page)
+        yield page
     finally:
         fresh.close()

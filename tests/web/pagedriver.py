@@ -1,43 +1,35 @@
 """Plays the game page like a quick, correct human: it reads window.ewar.view(), slaps every
-Double or Sandwich on top at once and flips as soon as it is its turn, through real keys or taps."""
+Double or Sandwich on top at once and flips as soon as it is its turn, through real keys or taps.
+
+Games run on test time: start_from_menu() hands the page's clock to Playwright's fake clock, paused, and the
+driver moves it forward (page.clock.run_for) only to the engine's next wake-up. The page's own timers, frames,
+performance.now() and the input events' times all follow it, so a game of several minutes plays in seconds of
+wall time through the same real keys and taps, and its replay verifies as any other."""
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+from weakref import WeakSet
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 READY_MS = 90_000  # a cold Pyodide load on a busy 2-core machine
+FRAME_MS = 17  # one animation frame of test time: the page draws what the last action changed
+GAME_LIMIT_MS = 3_600_000  # the engine ends every game within an hour of game time
 
-# Resolves, at the first animation frame where the driver has something to do, with the view.
-# `skip` is the pile already slapped, so one pattern is never slapped twice.
-WAIT_FOR_MOVE = """
-([skip, want]) => new Promise((resolve) => {
-  const rank = (card) => card.slice(0, -1);
-  const pattern = (top) => {
-    const n = top.length;
-    if (n >= 2 && rank(top[n - 1]) === rank(top[n - 2])) return "double";
-    if (n >= 3 && rank(top[n - 1]) === rank(top[n - 3])) return "sandwich";
-    return null;
-  };
-  const check = () => {
-    const view = window.ewar.view();
-    const key = JSON.stringify(view.pile);
-    const found = pattern(view.pile.top);
-    const slappable = found && (!want || want === found) && key !== skip
-      && view.seats[0].status !== "eliminated";
-    if (view.over || slappable || view.your_turn) resolve({ view, key, pattern: slappable ? found : null });
-    else requestAnimationFrame(check);
-  };
-  check();
-})
-"""
+_frozen: WeakSet = WeakSet()  # pages whose clock the test drives
+# An init script for the loader's own setting (web/js/app/storage.js, "ewar.load"): the engine comes from the
+# build's memory snapshot, ~2 s here instead of ~6 s through micropip. test_loading_paths.py covers both paths
+# and the choice.
+SNAPSHOT_PATH = "try { localStorage.setItem('ewar.load', 'snapshot'); } catch {}"
 
 
 def rank(card: str) -> str:
@@ -45,7 +37,7 @@ def rank(card: str) -> str:
 
 
 def pattern_on_top(top: list[str]) -> str | None:
-    """"double", "sandwich" or None, as RULES.md defines them (top = bottom -> top, up to 3)."""
+    """ "double", "sandwich" or None, as RULES.md defines them (top = bottom -> top, up to 3)."""
     if len(top) >= 2 and rank(top[-1]) == rank(top[-2]):
         return "double"
     if len(top) >= 3 and rank(top[-1]) == rank(top[-3]):
@@ -53,20 +45,113 @@ def pattern_on_top(top: list[str]) -> str | None:
     return None
 
 
+def wait_for(page, predicate: str, *, timeout_ms: int = 30_000) -> Any:
+    """Waits (wall time) until the JS predicate is truthy; its value. Polls with page.evaluate, which a
+    Content-Security-Policy without 'unsafe-eval' allows (page.wait_for_function's string predicates it does not)."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        value = page.evaluate(predicate)
+        if value or time.monotonic() > deadline:
+            break
+        page.wait_for_timeout(25)
+    assert value, f"not within {timeout_ms} ms: {predicate}"
+    return value
+
+
 def wait_ready(page) -> None:
-    page.wait_for_function("document.body.dataset.state === 'ready'", timeout=READY_MS)
+    wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=READY_MS)
 
 
-def start_from_menu(page, *, mode: str = "new", speed: str | None = None, deal: int | None = None) -> dict:
-    """Start a game through the menu controls; returns the first view."""
+def open_menu(page) -> None:
+    """The menu, from wherever the page is (at the start, over a game, or after one)."""
+    if page.is_visible("[data-testid=menu-panel]"):
+        return
+    if page.is_visible("[data-testid=result]"):
+        page.click("[data-testid=to-menu]")
+    else:
+        page.click("[data-testid=menu]")
+    page.wait_for_selector("[data-testid=menu-panel]", state="visible")
+
+
+def switch_language(page, lang: str) -> None:
+    """Through the menu's picker, as a player would; waits until the page is in that language."""
+    open_menu(page)
+    page.select_option("[data-testid=language]", lang)
+    wait_for(
+        page, f"document.documentElement.lang === '{lang}' && window.ewar.language() === '{lang}'"
+    )
+
+
+def freeze_time(page) -> None:
+    """Hands the page's clock to Playwright's fake clock, paused: from now on the page's time moves only when
+    the test moves it (advance, run_until). Once per page; a game must start after it, on that clock."""
+    if page in _frozen:
+        return
+    page.clock.install()
+    # A second ahead: the installed clock runs on meanwhile, and pausing in its past is an error.
+    page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 1)
+    _frozen.add(page)
+
+
+def advance(page, ms: int = FRAME_MS) -> None:
+    """Moves the page's time forward by ms, running its timers and animation frames on the way."""
+    assert page in _frozen, "freeze_time(page) first"
+    page.clock.run_for(ms)
+
+
+def is_frozen(page) -> bool:
+    return page in _frozen
+
+
+def settle(page, async_function: str, arg: Any = None, *, timeout_s: float = 60) -> Any:
+    """The value of an async JS function run in the page. On test time its timers wait for the clock, so the
+    clock moves on (50 ms at a time) until the promise settles."""
+    if not is_frozen(page):
+        return page.evaluate(async_function, arg)
+    page.evaluate(
+        """([source, arg]) => {
+          window.__settled = null;
+          Promise.resolve((0, eval)(source)(arg)).then(
+            (value) => { window.__settled = { value }; },
+            (error) => { window.__settled = { error: String(error?.stack ?? error) }; });
+        }""",
+        [async_function, arg],
+    )
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        settled = page.evaluate("window.__settled")
+        if settled is not None:
+            assert "error" not in settled, settled["error"]
+            return settled["value"]
+        advance(page, 50)
+    raise AssertionError(f"did not settle within {timeout_s} s: {async_function[:80]}")
+
+
+def run_until(
+    page, predicate: str, *, arg: Any = None, step_ms: int = 50, limit_ms: int = 120_000
+) -> Any:
+    """Moves the page's time forward step_ms at a time until the JS predicate is truthy; its value."""
+    for _ in range(limit_ms // step_ms + 1):
+        value = page.evaluate(predicate, arg)
+        if value:
+            return value
+        advance(page, step_ms)
+    raise AssertionError(f"not within {limit_ms} ms of game time: {predicate}")
+
+
+def start_from_menu(
+    page, *, mode: str = "new", speed: str | None = None, deal: int | None = None
+) -> dict:
+    """Start a game through the menu controls, on test time (freeze_time); returns the first view."""
+    freeze_time(page)
     page.click(f"[data-testid=mode-{mode}]")
     if speed:
         page.select_option("[data-testid=speed]", speed)
     if deal is not None:
         page.fill("[data-testid=deal]", str(deal))
     page.click("[data-testid=start]")
-    page.wait_for_function("document.body.dataset.state === 'playing'")
-    return page.evaluate("window.ewar.view()")
+    wait_for(page, "document.body.dataset.state === 'playing'")
+    return view_of(page)
 
 
 class Controls:
@@ -93,39 +178,71 @@ def taps(page) -> Controls:
     return Controls(lambda: page.tap("[data-testid=pack-south]"), slap)
 
 
-def play_to_end(page, controls: Controls, *, timeout_s: float = 150.0,
-                want: str | None = None, stop: Callable[[dict], bool] | None = None) -> dict:
-    """Play until the game is over (or stop(view) is true); returns the last view.
+def view_of(page) -> dict:
+    return page.evaluate("window.ewar.view()")
 
+
+def play_to_end(
+    page,
+    controls: Controls,
+    *,
+    want: str | None = None,
+    stop: Callable[[dict], bool] | None = None,
+    reaction_ms: int = 0,
+    timeout_s: float = 120,
+) -> dict:
+    """Play until the game is over (or stop(view) is true); returns the last view, drawn.
+
+    Flips at once when it is our turn; slaps each Double or Sandwich reaction_ms after it shows (unless a CPU
+    was first); otherwise moves test time on to the engine's next wake-up.
     want: slap only this pattern ("double" or "sandwich"), leave the others to the CPU.
+    timeout_s: wall time allowed (a stuck page fails the test instead of hanging it).
     """
     deadline = time.monotonic() + timeout_s
-    skip = None
-    while time.monotonic() < deadline:
-        move = page.evaluate(WAIT_FOR_MOVE, [skip, want])
-        view = move["view"]
+    slapped = None  # the pile already slapped, so one pattern is never slapped twice
+    view = view_of(page)
+    while view["clock"] <= GAME_LIMIT_MS and time.monotonic() < deadline:
         if view["over"] or (stop and stop(view)):
+            advance(page)  # the frame that draws it
             return view
-        if move["pattern"]:
-            skip = move["key"]
+        found = pattern_on_top(view["pile"]["top"])
+        pile = json.dumps(view["pile"])
+        if (
+            found
+            and (want in (None, found))
+            and pile != slapped
+            and view["seats"][0]["status"] != "eliminated"
+        ):
+            if reaction_ms:
+                advance(page, reaction_ms)
+                if json.dumps(view_of(page)["pile"]) != pile:  # a CPU took it meanwhile
+                    view = view_of(page)
+                    continue
+            slapped = pile
             controls.slap()
         elif view["your_turn"]:
             controls.flip()
-    raise AssertionError(f"the game did not end within {timeout_s} s: {page.evaluate('window.ewar.view()')}")
+        else:  # on to the first frame at or after the engine's next wake-up
+            advance(
+                page, max(0, (view["wake_at"] or view["clock"] + 100) - view["clock"]) + FRAME_MS
+            )
+        view = view_of(page)
+    raise AssertionError(f"the game did not end (within {timeout_s} s of wall time): {view}")
 
 
 def lose_by_wrong_slaps(page, tries: int = 60) -> dict:
     """Wrong slaps until out of cards, one more and you are eliminated: a short, complete loss.
-    At most `tries` looks at the table; returns the final view once the page says the game is over."""
+    At most `tries` looks at the table, 30 ms of test time apart; returns the final view once the page
+    says the game is over."""
     for _ in range(tries):
-        view = page.evaluate("window.ewar.view()")
+        view = view_of(page)
         if view["over"]:
             break
         if pattern_on_top(view["pile"]["top"]) is None:
             page.keyboard.press(" ")
-        page.wait_for_timeout(30)
-    page.wait_for_function("document.body.dataset.state === 'over'")
-    return page.evaluate("window.ewar.view()")
+        advance(page, 30)
+    run_until(page, "document.body.dataset.state === 'over'")
+    return view_of(page)
 
 
 def shown_number(page, testid: str) -> int:
@@ -135,12 +252,14 @@ def shown_number(page, testid: str) -> int:
     return int(digits)
 
 
-def short_practice_seeds(count: int = 2, candidates: range = range(1, 201), *,
-                         wrong_slap_first: bool = False) -> list[int]:
+def short_practice_seeds(
+    count: int = 2, candidates: range = range(1, 201), *, wrong_slap_first: bool = False
+) -> list[int]:
     """Practice seeds whose fast-CPU game a quick human finishes soonest, found with the engine's
     own simulated human (a fraction of a second), so that a full game fits in a test's time.
     wrong_slap_first: the human slaps the empty pile at the start, as a test will."""
     from players import play_simulated_human
+
     from ewar.game import Game
 
     durations = []

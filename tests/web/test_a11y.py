@@ -11,11 +11,16 @@ from itertools import pairwise
 import pytest
 from a11ykit import LANGUAGES, LOCALES, catalog, run_axe
 from pagedriver import (
+    advance,
     keyboard,
     lose_by_wrong_slaps,
+    open_menu,
     play_to_end,
+    run_until,
     short_practice_seeds,
     start_from_menu,
+    switch_language,
+    view_of,
     wait_ready,
 )
 
@@ -32,50 +37,49 @@ def state(page) -> str:
 
 
 def wait_cards_on_pile(page, count: int = 2) -> dict:
-    """Flips with Enter when it is our turn until the pile shows `count` face-up cards."""
+    """Flips with Enter when it is our turn until the pile shows `count` face-up cards (40 ms of test time
+    between looks); the view, drawn."""
     for _ in range(200):
-        view = page.evaluate("window.ewar.view()")
+        view = view_of(page)
         if len(view["pile"]["top"]) >= count and not view["collecting"]:
+            advance(page)
             return view
         if view["your_turn"]:
             page.keyboard.press("Enter")
-        page.wait_for_timeout(40)
+        advance(page, 40)
     raise AssertionError("the pile never showed cards")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_axe_finds_nothing_serious(browser, server_url, lang: str) -> None:
-    context = browser.new_context(base_url=server_url, locale=LOCALES[lang], viewport=PHONE)
-    try:
-        page = context.new_page()
-        held = []
-        page.route(
-            "**/build-info.json", lambda route: held.append(route)
-        )  # the engine waits: the loading screen stays
-        page.goto("/", wait_until="domcontentloaded")
-        page.wait_for_function(
-            "(lang) => document.documentElement.lang === lang && document.title", arg=lang
-        )
-        assert state(page) == "loading"
-        found = {"loading": run_axe(page)}
-        assert state(page) == "loading"
-        for route in held:
-            route.continue_()
-        page.unroute("**/build-info.json")
-        wait_ready(page)
-        found["menu"] = run_axe(page)
-        page.click("[data-testid=open-help]")
-        found["help"] = run_axe(page)
-        page.keyboard.press("Escape")
-        start_from_menu(page, speed="slow", deal=77)
-        wait_cards_on_pile(page)
-        found["playing"] = run_axe(page)
-        view = lose_by_wrong_slaps(page)
-        assert view["over"]
-        found["result"] = run_axe(page)
-        assert {where: v for where, v in found.items() if v} == {}
-    finally:
-        context.close()
+def test_axe_finds_nothing_serious_on_the_loading_screen(new_context, lang: str) -> None:
+    page = new_context(locale=LOCALES[lang], viewport=PHONE).new_page()
+    # The engine's load waits on build-info.json, held here: the loading screen stays (and costs no CPU).
+    page.route("**/build-info.json", lambda route: None)
+    page.goto("/", wait_until="domcontentloaded")
+    page.wait_for_function(
+        "(lang) => document.documentElement.lang === lang && document.title", arg=lang
+    )
+    assert state(page) == "loading"
+    assert run_axe(page) == []
+    assert state(page) == "loading"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_axe_finds_nothing_serious(shared_page, lang: str) -> None:
+    page = shared_page
+    page.set_viewport_size(PHONE)
+    switch_language(page, lang)
+    found = {"menu": run_axe(page)}
+    page.click("[data-testid=open-help]")
+    found["help"] = run_axe(page)
+    page.keyboard.press("Escape")
+    start_from_menu(page, speed="slow", deal=77)
+    wait_cards_on_pile(page)
+    found["playing"] = run_axe(page)
+    view = lose_by_wrong_slaps(page)
+    assert view["over"]
+    found["result"] = run_axe(page)
+    assert {where: v for where, v in found.items() if v} == {}
 
 
 # ---- Keyboard ----
@@ -154,9 +158,9 @@ def test_keyboard_alone_plays_with_visible_focus_in_a_sensible_order(page) -> No
     assert focused(page) == "your-pack"
 
 
-def test_the_table_is_out_of_reach_behind_the_menu(page) -> None:
-    page.goto("/")
-    wait_ready(page)
+def test_the_table_is_out_of_reach_behind_the_menu(shared_page) -> None:
+    page = shared_page
+    open_menu(page)
     assert page.evaluate(
         "['.bar', '#table', '.controls'].every((s) => document.querySelector(s).inert)"
     )
@@ -187,64 +191,58 @@ def card_name(words: dict, card: str) -> str:
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "ur"])
-def test_cards_the_pile_and_the_packs_have_names(browser, server_url, lang: str) -> None:
+def test_cards_the_pile_and_the_packs_have_names(shared_page, lang: str) -> None:
     words = catalog(lang)
-    context = browser.new_context(base_url=server_url, locale=LOCALES[lang])
-    try:
-        page = context.new_page()
-        page.goto("/")
-        wait_ready(page)
-        start_from_menu(page, speed="slow", deal=2024)
-        wait_cards_on_pile(page, 3)
-        page.evaluate("window.ewar.view()")  # settle
-        page.wait_for_timeout(50)
-        view, label, cards, you = page.evaluate("""() => [window.ewar.view(),
-            document.querySelector('[data-testid=pile]').getAttribute('aria-label'),
-            [...document.querySelectorAll('#pile-cards .card')].map((c) => [c.dataset.card, c.getAttribute('role'), c.getAttribute('aria-label')]),
-            document.querySelector('#your-pack').getAttribute('aria-label')]""")
-        for card, role, name in cards:
-            assert role == "img" and name == card_name(words, card)
-        size = view["pile"]["size"]
-        size_text = fill(words[f"pile.size.{plural(lang, size)}"], count=size)
-        names = ", ".join(card_name(words, c) for c in reversed(view["pile"]["top"]))
-        assert label == fill(words["table.pile"], size=size_text, cards=names)
-        south = view["seats"][0]
-        cards_text = fill(words[f"cards.{plural(lang, south['cards'])}"], count=south["cards"])
-        assert you.startswith(
-            fill(
-                words["seat.label"],
-                seat=words["seat.south"],
-                cards=cards_text,
-                status=words["status.playing"],
-            )
+    page = shared_page
+    switch_language(page, lang)
+    start_from_menu(page, speed="slow", deal=2024)
+    wait_cards_on_pile(page, 3)
+    view, label, cards, you = page.evaluate("""() => [window.ewar.view(),
+        document.querySelector('[data-testid=pile]').getAttribute('aria-label'),
+        [...document.querySelectorAll('#pile-cards .card')].map((c) => [c.dataset.card, c.getAttribute('role'), c.getAttribute('aria-label')]),
+        document.querySelector('#your-pack').getAttribute('aria-label')]""")
+    for card, role, name in cards:
+        assert role == "img" and name == card_name(words, card)
+    size = view["pile"]["size"]
+    size_text = fill(words[f"pile.size.{plural(lang, size)}"], count=size)
+    names = ", ".join(card_name(words, c) for c in reversed(view["pile"]["top"]))
+    assert label == fill(words["table.pile"], size=size_text, cards=names)
+    south = view["seats"][0]
+    cards_text = fill(words[f"cards.{plural(lang, south['cards'])}"], count=south["cards"])
+    assert you.startswith(
+        fill(
+            words["seat.label"],
+            seat=words["seat.south"],
+            cards=cards_text,
+            status=words["status.playing"],
         )
-        if lang == "en":
-            assert re.search(
-                r"(two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of "
-                r"(clubs|diamonds|hearts|spades)",
-                label,
-            )
-    finally:
-        context.close()
+    )
+    if lang == "en":
+        assert re.search(
+            r"(two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of "
+            r"(clubs|diamonds|hearts|spades)",
+            label,
+        )
 
 
-def test_the_live_region_says_what_matters_without_flooding(page, wrong_first_seed) -> None:
-    page.goto("/")
+def test_the_live_region_says_what_matters_without_flooding(shared_page, wrong_first_seed) -> None:
+    page = shared_page
     region = page.evaluate("""() => { const r = document.querySelector('[data-testid=announcer]');
       return [r.getAttribute('role'), r.getAttribute('aria-live'), r.getAttribute('aria-atomic'),
               document.querySelector('#toast').getAttribute('aria-live')]; }""")
     assert region == ["status", "polite", "true", None]
-    wait_ready(page)
+    switch_language(page, "en")
+    said_before = len(page.evaluate("window.ewar.announcements()"))  # earlier games on this page
     start_from_menu(page, speed="fast", deal=wrong_first_seed)
     page.keyboard.press(" ")  # the pile is empty: a wrong slap
     # A turn that is over before the region's next slot (~800 ms pacing) is dropped, never said late: so wait
     # on the first turn of ours long enough for it to be said, whatever else the CPUs did meanwhile.
-    page.wait_for_function("window.ewar.view().your_turn || window.ewar.view().over")
-    page.wait_for_timeout(1800)
+    run_until(page, "window.ewar.view().your_turn || window.ewar.view().over")
+    advance(page, 1800)
     view = play_to_end(page, keyboard(page))
-    page.wait_for_function("document.body.dataset.state === 'over'")
-    page.wait_for_timeout(900)  # the last words wait for their turn
-    said = page.evaluate("window.ewar.announcements()")
+    run_until(page, "document.body.dataset.state === 'over'")
+    advance(page, 900)  # the last words wait for their turn
+    said = page.evaluate("window.ewar.announcements()")[said_before:]
     texts = [text for _t, text in said]
     times = [t for t, _text in said]
     assert all(b - a >= 780 for a, b in pairwise(times)), said  # at most one per ~800 ms
@@ -264,21 +262,21 @@ def test_the_live_region_says_what_matters_without_flooding(page, wrong_first_se
 # ---- Motion, touch, colour ----
 
 
-def test_reduced_motion_stops_flying_cards_and_pulses(browser, server_url) -> None:
+def test_reduced_motion_stops_flying_cards_and_pulses(shared_page) -> None:
+    page = shared_page
     probes = {}
     for motion in ("no-preference", "reduce"):
-        context = browser.new_context(base_url=server_url, reduced_motion=motion)
+        page.emulate_media(reduced_motion=motion)
         try:
-            page = context.new_page()
-            page.goto("/")
-            wait_ready(page)
+            open_menu(page)
             start_from_menu(page, speed="slow", deal=2024)
-            page.wait_for_function("window.ewar.view().your_turn")
-            page.wait_for_timeout(100)
+            run_until(page, "window.ewar.view().your_turn")
+            advance(page, 100)
             pulse = page.eval_on_selector(
                 ".seat-south.is-your-turn .pack-back", "e => getComputedStyle(e).animationName"
             )
             page.keyboard.press("Enter")
+            advance(page)  # the frame that draws the card
             if motion == "no-preference":
                 page.wait_for_selector(
                     "#pile-cards .card[class*=enter-]", state="attached", timeout=2000
@@ -287,15 +285,14 @@ def test_reduced_motion_stops_flying_cards_and_pulses(browser, server_url) -> No
               return c ? getComputedStyle(c).animationName : null; }""")
             probes[motion] = (pulse, enter)
         finally:
-            context.close()
+            page.emulate_media(reduced_motion="no-preference")
     assert probes["no-preference"][0] == "pulse"
     assert probes["reduce"][0] == "none"
     assert probes["reduce"][1] in ("none", None)
 
 
-def test_touch_needs_no_double_tap_and_selects_no_text(page) -> None:
-    page.goto("/")
-    wait_ready(page)
+def test_touch_needs_no_double_tap_and_selects_no_text(shared_page) -> None:
+    page = shared_page
     styles = page.evaluate("""() => Object.fromEntries([['body', 'body'], ['table', '#table'], ['pile', '#pile'],
         ['slap', '#slap'], ['pack', '[data-testid=pack-south]']].map(([k, s]) => {
           const c = getComputedStyle(document.querySelector(s)); return [k, [c.touchAction, c.userSelect]]; }))""")
@@ -311,9 +308,9 @@ def test_touch_needs_no_double_tap_and_selects_no_text(page) -> None:
     )  # pinch zoom stays possible
 
 
-def test_suits_differ_by_shape_and_every_card_shows_its_suit(page) -> None:
-    page.goto("/")
-    wait_ready(page)
+def test_suits_differ_by_shape_and_every_card_shows_its_suit(shared_page) -> None:
+    page = shared_page
+    switch_language(page, "en")
     paths = page.evaluate(
         "['S','H','D','C'].map((s) => document.querySelector('#suit-' + s + ' path').getAttribute('d'))"
     )

@@ -14,7 +14,15 @@ from pathlib import Path
 
 import pytest
 from build_module import copy_project
-from pagedriver import keyboard, play_to_end, short_practice_seeds, start_from_menu, wait_ready
+from pagedriver import (
+    SNAPSHOT_PATH,
+    keyboard,
+    lose_by_wrong_slaps,
+    play_to_end,
+    short_practice_seeds,
+    start_from_menu,
+    wait_ready,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKER_MS = 60_000
@@ -36,7 +44,7 @@ CACHE_NAMES = "caches.keys()"
 SERVED_AS = {
     "pyodide/pyodide.asm.wasm": "application/wasm",
     "pyodide/pyodide.mjs": "text/javascript; charset=utf-8",
-    "js/shell.js": "text/javascript; charset=utf-8",
+    "js/app/main.js": "text/javascript; charset=utf-8",
     "manifest.webmanifest": "application/manifest+json; charset=utf-8",
     "index.html": "text/html; charset=utf-8",
     "css/main.css": "text/css; charset=utf-8",
@@ -63,6 +71,12 @@ def web_conftest():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture
+def context(new_context):
+    """A fresh context where the page may register its service worker (the subject of this file)."""
+    return new_context(service_workers="allow")
 
 
 @pytest.fixture(scope="module")
@@ -119,9 +133,34 @@ def finish_game(page) -> dict:
 # Playing with no network
 
 
-def test_a_practice_game_loads_and_plays_offline(context, page, server_url, build_info, quick_seed):
-    page.goto("/")
-    wait_ready(page)
+@pytest.fixture(scope="module")
+def visited(browser, server_url: str) -> Iterator[tuple[object, object]]:
+    """(context, page) after a first visit, once the worker controls the page with its whole cache: shared by
+    the tests that go offline from there (each comes back online). The loader makes its own choice of path
+    (nothing forced): micropip on this first visit, the worker's snapshot afterwards."""
+    context = browser.new_context(base_url=server_url, bypass_csp=True)
+    try:
+        page = context.new_page()
+        page.goto("/")
+        wait_ready(page)
+        wait_precached(page)
+        yield context, page
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def online(visited) -> Iterator[tuple[object, object]]:
+    context, page = visited
+    try:
+        yield visited
+    finally:
+        context.set_offline(False)
+        page.unroute_all(behavior="ignoreErrors")
+
+
+def test_a_practice_game_loads_and_plays_offline(online, server_url, build_info, quick_seed):
+    context, page = online
     status = wait_precached(page)
     assert status["buildId"] == build_info["build_id"]
     assert page.evaluate(CACHE_NAMES) == [f"ewar-{build_info['build_id']}"]
@@ -133,16 +172,19 @@ def test_a_practice_game_loads_and_plays_offline(context, page, server_url, buil
     types = page.evaluate(CONTENT_TYPES, list(SERVED_AS))
     assert types == SERVED_AS  # from the cache, offline
     if build_info.get("snapshot"):  # the loader's fast path: the snapshot, from the worker's cache
-        assert page.evaluate("window.ewar.engine.path") == "snapshot"
+        engine = page.evaluate("[window.ewar.engine.path, window.ewar.engine.reason]")
+        assert engine == ["snapshot", "snapshot in the service worker's cache"]
 
     first = start_from_menu(page, speed="fast", deal=quick_seed)
     assert (first["mode"], first["seed"]) == ("practice", quick_seed)
     finish_game(page)
 
 
-def test_the_daily_game_plays_offline_with_the_devices_utc_date(browser, server_url, build_info):
+def test_the_daily_game_plays_offline_with_the_devices_utc_date(
+    new_context, server_url, build_info
+):
     # UTC+14: for most of the day the local date is not the UTC date the daily must use.
-    context = browser.new_context(base_url=server_url, timezone_id="Pacific/Kiritimati")
+    context = new_context(timezone_id="Pacific/Kiritimati", service_workers="allow")
     try:
         page = context.new_page()
         page.goto("/")
@@ -158,7 +200,8 @@ def test_the_daily_game_plays_offline_with_the_devices_utc_date(browser, server_
         after = datetime.now(UTC).date().isoformat()
         assert first["mode"] == "daily" and first["speed"] == "normal"
         assert first["date"] in {before, after}
-        view = finish_game(page)
+        view = lose_by_wrong_slaps(page, tries=200)  # a short game, played to its end
+        assert view["over"] and view["result"] is not None
         assert view["mode"] == "daily"
     finally:
         context.close()
@@ -186,12 +229,12 @@ def fake_board(date: str) -> dict:
     return {"date": date, "entries": [entry], "total": 1, "you": None}
 
 
-def test_the_leaderboard_says_offline_and_shows_the_last_board_seen(context, page):
+def test_the_leaderboard_says_offline_and_shows_the_last_board_seen(online):
+    context, page = online
     today = datetime.now(UTC).date().isoformat()
     page.route(SCORES_API, lambda route: route.fulfill(json=fake_board(today)))
-    page.goto("/")
+    page.reload()
     wait_ready(page)
-    wait_precached(page)
     online = open_leaderboard(page)
     assert "Ada" in online and page.query_selector("[data-testid=leaderboard-offline]") is None
     page.unroute(SCORES_API)
@@ -205,47 +248,41 @@ def test_the_leaderboard_says_offline_and_shows_the_last_board_seen(context, pag
     assert "Ada" in offline  # the last board seen, from before going offline
     assert page.evaluate("window.ewar.missingKeys()") == []
 
-
-def test_fetch_board_offline_gives_the_last_board_or_says_there_is_none(context, page):
-    """The small function web/js/leaderboard.js calls (web/js/offline-board.js), on its own."""
-    page.route(SCORES_API, lambda route: route.fulfill(json=fake_board("2026-11-30")))
-    page.goto("/")
+    page.evaluate("localStorage.removeItem('ewar.leaderboards')")  # no board of that day kept
+    page.reload()
     wait_ready(page)
-    wait_precached(page)
+    open_leaderboard(page)
+    note = page.inner_text("[data-testid=leaderboard-offline]")
+    assert note == "You're offline: the leaderboard will show when you're back online."
+
+
+def test_fetch_board_tells_offline_from_a_server_that_failed(online):
+    """The small function the leaderboard asks for a board (web/js/scores/board-api.js), on its own."""
+    context, page = online
+    page.route(SCORES_API, lambda route: route.fulfill(json=fake_board("2026-11-30")))
     fetch_board = """
-      async ([url, forget]) => {
-        const { fetchBoard, showOfflineNote } = await import("./js/offline-board.js");
-        if (forget) localStorage.removeItem("ewar.lastLeaderboard");
-        const panel = document.createElement("section");
-        const result = await fetchBoard(url);
-        showOfflineNote(panel, result);
-        const note = panel.querySelector("[data-testid=leaderboard-offline]");
-        return { ...result, note: note ? note.textContent : null };
-      }
+      async (url) => (await import("./js/scores/board-api.js")).fetchBoard(url)
     """
-    online = page.evaluate(fetch_board, ["/api/scores?date=2026-11-30", False])
-    assert (
-        online["offline"] is False
-        and online["board"] == fake_board("2026-11-30")
-        and online["note"] is None
-    )
+    online = page.evaluate(fetch_board, "/api/scores?date=2026-11-30")
+    assert online == {"board": fake_board("2026-11-30"), "offline": False, "failed": False}
     page.unroute(SCORES_API)
+    page.route(SCORES_API, lambda route: route.fulfill(status=503, json={"error": "busy"}))
+    failed = page.evaluate(fetch_board, "/api/scores?date=2026-11-30")
+    assert failed == {"board": None, "offline": False, "failed": True}
     context.set_offline(True)
-    offline = page.evaluate(fetch_board, ["/api/scores?date=2026-12-01", False])
-    assert offline["offline"] is True and offline["board"] == fake_board("2026-11-30")
-    assert offline["note"].startswith("You're offline: this is the leaderboard as it was at ")
-    never = page.evaluate(fetch_board, ["/api/scores?date=2026-12-01", True])
-    assert never["offline"] is True and never["board"] is None
-    assert never["note"] == "You're offline: the leaderboard will show when you're back online."
+    offline = page.evaluate(fetch_board, "/api/scores?date=2026-12-01")
+    assert offline == {"board": None, "offline": True, "failed": False}
 
 
 # ---------------------------------------------------------------------------------------------
 # A new deploy
 
 
-@pytest.fixture
-def site(build_module, tmp_path) -> Iterator[dict]:
-    """A project copy built into its own dist/ and served: tests change web/ and redeploy."""
+@pytest.fixture(scope="module")
+def site(build_module, tmp_path_factory) -> Iterator[dict]:
+    """A project copy built into its own dist/ and served: tests change web/ and redeploy. site["current"] is
+    the build_id deployed now (each test starts from whatever the one before left)."""
+    tmp_path = tmp_path_factory.mktemp("site")
     project = copy_project(tmp_path / "project", extra=("sw", "tools/icons.py"))
     dist = tmp_path / "dist"
 
@@ -254,13 +291,15 @@ def site(build_module, tmp_path) -> Iterator[dict]:
     steps = [step for step in build_module.STEPS if step.name != "page_snapshot"]
 
     def deploy() -> str:
-        return build_module.build(
-            root=project, dist=dist, steps=steps, log=lambda _line: None
-        ).info["build_id"]
+        built = build_module.build(root=project, dist=dist, steps=steps, log=lambda _line: None)
+        deployed["current"] = built.info["build_id"]
+        return deployed["current"]
 
-    first = deploy()
+    deployed = {"project": project, "dist": dist, "deploy": deploy}
+    deploy()
     with build_module.DevServer(dist, data_dir=tmp_path / "blobs") as url:
-        yield {"project": project, "dist": dist, "url": url, "deploy": deploy, "first": first}
+        deployed["url"] = url
+        yield deployed
 
 
 def change_web_file(project: Path, marker: str) -> None:
@@ -276,32 +315,35 @@ def wait_for_waiting_worker(page) -> None:
     )
 
 
-def test_a_new_deploy_is_offered_at_the_next_pause_and_taken_on_reload(browser, site, quick_seed):
-    context = browser.new_context(base_url=site["url"])
+def test_a_new_deploy_is_offered_at_the_next_pause_and_taken_on_reload(
+    new_context, site, quick_seed
+):
+    context = new_context(base_url=site["url"], service_workers="allow")
     try:
         page = context.new_page()
         page.goto("/")
         wait_ready(page)
         wait_precached(page)
-        assert build_id(page) == site["first"]
+        first = site["current"]
+        assert build_id(page) == first
 
         start_from_menu(page, speed="fast", deal=quick_seed)
         change_web_file(site["project"], "deploy two")
         second = site["deploy"]()
-        assert second != site["first"]
+        assert second != first
         wait_for_waiting_worker(page)
         # Mid-game: nothing is offered, the old worker still serves the old files.
         page.wait_for_timeout(300)
         assert page.evaluate("document.body.dataset.state") == "playing"
         assert page.is_hidden("[data-testid=update-banner]")
         status = page.evaluate("window.ewarOffline.status()")
-        assert status["buildId"] == site["first"] and status["waiting"] is True
+        assert status["buildId"] == first and status["waiting"] is True
         assert "deploy two" not in page.evaluate("fetch('css/main.css').then((r) => r.text())")
 
         finish_game(page)
         page.wait_for_selector("[data-testid=update-banner]", state="visible")
         assert page.inner_text("[data-testid=update-banner]") == "New version available — reload"
-        assert build_id(page) == site["first"]
+        assert build_id(page) == first
 
         with page.expect_navigation():
             page.click("[data-testid=update-reload]")
@@ -316,20 +358,21 @@ def test_a_new_deploy_is_offered_at_the_next_pause_and_taken_on_reload(browser, 
         context.close()
 
 
-def test_a_deploy_whose_files_do_not_match_never_takes_over(browser, site):
+def test_a_deploy_whose_files_do_not_match_never_takes_over(new_context, site):
     """A file that is not what the new sw.js lists (a stale CDN copy, a half-finished upload) fails
     the install: the old version stays in charge with its complete cache, and nothing is offered."""
-    context = browser.new_context(base_url=site["url"])
+    context = new_context(base_url=site["url"], service_workers="allow")
     try:
         page = context.new_page()
         page.goto("/")
         wait_ready(page)
         wait_precached(page)
-        change_web_file(site["project"], "deploy two")
+        first = site["current"]
+        change_web_file(site["project"], "deploy three")
         second = site["deploy"]()
         served = site["dist"] / "css" / "main.css"
         good = served.read_bytes()
-        served.write_bytes(good.replace(b"deploy two", b"deploy 2!!"))
+        served.write_bytes(good.replace(b"deploy three", b"deploy 3!!!!"))
 
         assert page.evaluate("window.ewarOffline.checkForUpdate()") is True
         page.wait_for_function(
@@ -337,9 +380,7 @@ def test_a_deploy_whose_files_do_not_match_never_takes_over(browser, site):
             timeout=WORKER_MS,
         )
         # The failed install's partial cache is deleted (Chromium lists it a moment longer).
-        page.wait_for_function(
-            f"caches.keys().then((names) => names.join() === 'ewar-{site['first']}')"
-        )
+        page.wait_for_function(f"caches.keys().then((names) => names.join() === 'ewar-{first}')")
         assert page.evaluate("window.ewarOffline.status()")["complete"] is True
         page.wait_for_timeout(300)
         assert page.is_hidden("[data-testid=update-banner]")
@@ -347,9 +388,7 @@ def test_a_deploy_whose_files_do_not_match_never_takes_over(browser, site):
         served.write_bytes(good)  # the upload completes: the next check installs it
         wait_for_waiting_worker(page)
         page.wait_for_selector("[data-testid=update-banner]", state="visible")
-        assert sorted(page.evaluate(CACHE_NAMES)) == sorted(
-            [f"ewar-{site['first']}", f"ewar-{second}"]
-        )
+        assert sorted(page.evaluate(CACHE_NAMES)) == sorted([f"ewar-{first}", f"ewar-{second}"])
     finally:
         context.close()
 
@@ -373,7 +412,11 @@ def test_the_manifest_is_valid_and_chromium_finds_the_app_installable(browser, s
             args=fixtures.CHROMIUM_ARGS,
             headless=True,
             base_url=server_url,
+            bypass_csp=True,
         )
+        context.add_init_script(
+            script=SNAPSHOT_PATH
+        )  # the quicker load: the path is not the subject here
         try:
             page = context.new_page()
             page.goto("/")

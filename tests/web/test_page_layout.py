@@ -7,16 +7,35 @@ import os
 from pathlib import Path
 
 import pytest
-from pagedriver import start_from_menu, wait_ready
+from pagedriver import advance, open_menu, run_until, start_from_menu, wait_ready
 
 SIZES = [(390, 844), (1280, 800), (360, 640), (640, 360), (844, 390)]
 SHOTS = Path(os.environ.get("EWAR_SHOTS", "/tmp/shots"))
 
 # Boxes of the table that must stay apart and inside the window.
-REGIONS = [".bar", ".seat-north", ".seat-west", ".seat-east", ".seat-south", ".centre", ".messages", ".slap"]
-TARGETS = ["[data-testid=slap]", "[data-testid=pack-south]", "[data-testid=pile]", "[data-testid=menu]"]
-MENU_TARGETS = ["[data-testid=mode-daily]", "[data-testid=mode-new]", "[data-testid=speed]",
-                "[data-testid=deal]", "[data-testid=start]"]
+REGIONS = [
+    ".bar",
+    ".seat-north",
+    ".seat-west",
+    ".seat-east",
+    ".seat-south",
+    ".centre",
+    ".messages",
+    ".slap",
+]
+TARGETS = [
+    "[data-testid=slap]",
+    "[data-testid=pack-south]",
+    "[data-testid=pile]",
+    "[data-testid=menu]",
+]
+MENU_TARGETS = [
+    "[data-testid=mode-daily]",
+    "[data-testid=mode-new]",
+    "[data-testid=speed]",
+    "[data-testid=deal]",
+    "[data-testid=start]",
+]
 
 BOXES = """
 (selectors) => selectors.map((selector) => {
@@ -33,7 +52,12 @@ CLIPPED_TEXT = """
 
 
 def overlaps(a: dict, b: dict) -> bool:
-    return a["left"] < b["right"] - 1 and b["left"] < a["right"] - 1 and a["top"] < b["bottom"] - 1 and b["top"] < a["bottom"] - 1
+    return (
+        a["left"] < b["right"] - 1
+        and b["left"] < a["right"] - 1
+        and a["top"] < b["bottom"] - 1
+        and b["top"] < a["bottom"] - 1
+    )
 
 
 def check_fits(page, width: int, height: int) -> None:
@@ -42,7 +66,7 @@ def check_fits(page, width: int, height: int) -> None:
         assert box["left"] >= -0.5 and box["top"] >= -0.5, box
         assert box["right"] <= width + 0.5 and box["bottom"] <= height + 0.5, box
     for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
+        for b in boxes[i + 1 :]:
             assert not overlaps(a, b), (a, b)
     assert page.evaluate(CLIPPED_TEXT) == []
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
@@ -54,26 +78,34 @@ def check_targets(page, selectors: list[str]) -> None:
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def test_the_table_fits(page, width: int, height: int) -> None:
+def test_the_table_fits(shared_page, width: int, height: int) -> None:
+    page = shared_page
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.set_viewport_size({"width": width, "height": height})
-    page.goto("/")
-    wait_ready(page)
+    open_menu(page)
     check_targets(page, MENU_TARGETS)
     page.screenshot(path=str(SHOTS / f"menu-{width}x{height}.png"))
     start_from_menu(page, speed="slow", deal=31)
-    page.wait_for_function("window.ewar.view().pile.size >= 3 || window.ewar.view().your_turn")
-    page.wait_for_timeout(250)
+    run_until(page, "window.ewar.view().pile.size >= 3 || window.ewar.view().your_turn")
+    advance(page, 250)
     check_fits(page, width, height)
     check_targets(page, TARGETS)
     page.screenshot(path=str(SHOTS / f"table-{width}x{height}.png"))
 
 
 def test_the_page_paints_before_the_engine_is_ready(page) -> None:
+    held = []
+    page.route(
+        "**/build-info.json", lambda route: held.append(route)
+    )  # the engine's load waits on it: the loading screen stays
     page.goto("/", wait_until="commit")
     page.wait_for_selector("[data-testid=pack-south]", state="visible")
     page.wait_for_selector("[role=progressbar]", state="visible")
-    assert page.evaluate("document.body.dataset.state") in ("loading", "ready")
+    assert page.evaluate("document.body.dataset.state") == "loading"
+    page.wait_for_function("document.title === 'Egyptian War'")  # the catalog is on the page
+    for route in held:
+        route.continue_()
+    page.unroute("**/build-info.json")
     wait_ready(page)
     assert page.evaluate("document.documentElement.lang") == "en"
     assert page.evaluate("document.documentElement.dir") == "ltr"
@@ -81,7 +113,32 @@ def test_the_page_paints_before_the_engine_is_ready(page) -> None:
 
 def test_a_missing_engine_file_shows_a_clear_message(page) -> None:
     page.route("**/wheels/*.whl", lambda route: route.fulfill(status=404, body="missing"))
-    page.goto("/")
-    page.wait_for_function("document.body.dataset.state === 'error'", timeout=90_000)
+    page.goto("/?load=micropip", wait_until="commit")  # the path that installs the wheel
+    page.wait_for_function("document.body?.dataset.state === 'error'", timeout=90_000)
     message = page.inner_text("[data-testid=load-error]")
     assert "could not be loaded" in message and ".whl" in message
+
+
+def test_a_page_module_that_cannot_load_shows_a_clear_message(page) -> None:
+    """web/js/app/early.js, a classic script that runs before any module, turns a failed module into words."""
+    page.route("**/js/app/main.js", lambda route: route.fulfill(status=404, body="missing"))
+    page.goto("/")
+    page.wait_for_function("document.body.dataset.state === 'error'")
+    box = page.locator("[data-testid=load-error]")
+    assert box.is_visible()
+    assert box.inner_text() == box.get_attribute("data-fallback")
+
+
+def test_a_browser_without_modules_is_told_so(page) -> None:
+    """Such a browser runs early.js and no module: here Chromium is made to look like one (no noModule, and
+    modules that do nothing)."""
+    page.add_init_script(script="delete HTMLScriptElement.prototype.noModule;")
+
+    def a_module(url: str) -> bool:
+        return "/js/" in url and not url.endswith("/early.js")
+
+    page.route(a_module, lambda route: route.fulfill(body="", content_type="text/javascript"))
+    page.goto("/")
+    page.wait_for_function("document.body.dataset.state === 'error'")
+    box = page.locator("[data-testid=load-error]")
+    assert box.inner_text() == box.get_attribute("data-old-browser")

@@ -9,6 +9,7 @@ import pytest
 from pagedriver import (
     keyboard,
     lose_by_wrong_slaps,
+    open_menu,
     play_to_end,
     short_practice_seeds,
     shown_number,
@@ -49,10 +50,10 @@ def check_replay(page, view: dict) -> None:
     assert checked["result"]["won"] == view["result"]["won"]
 
 
-def test_a_whole_game_with_the_keyboard(page, quick_seeds) -> None:
+def test_a_whole_game_with_the_keyboard(shared_page, quick_seeds) -> None:
+    page = shared_page
     page.set_viewport_size({"width": 1280, "height": 800})
-    page.goto("/")
-    wait_ready(page)
+    open_menu(page)
     first = start_from_menu(page, speed="fast", deal=quick_seeds[0])
     assert (first["seed"], first["speed"], first["mode"]) == (quick_seeds[0], "fast", "practice")
     view = play_to_end(page, keyboard(page))
@@ -61,9 +62,13 @@ def test_a_whole_game_with_the_keyboard(page, quick_seeds) -> None:
     check_replay(page, view)
 
 
-def test_a_whole_game_with_taps(browser, server_url, quick_seeds) -> None:
-    context = browser.new_context(base_url=server_url, has_touch=True, is_mobile=True,
-                                  viewport={"width": 390, "height": 844}, device_scale_factor=2)
+def test_a_whole_game_with_taps(new_context, quick_seeds) -> None:
+    context = new_context(
+        has_touch=True,
+        is_mobile=True,
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+    )
     try:
         page = context.new_page()
         page.goto("/")
@@ -76,10 +81,10 @@ def test_a_whole_game_with_taps(browser, server_url, quick_seeds) -> None:
         context.close()
 
 
-def test_a_lost_game_shows_the_piles_score(page) -> None:
+def test_a_lost_game_shows_the_piles_score(shared_page) -> None:
     """Wrong slaps until out of cards, one more and you are eliminated: a short, complete loss."""
-    page.goto("/")
-    wait_ready(page)
+    page = shared_page
+    open_menu(page)
     start_from_menu(page, speed="slow", deal=77)
     view = lose_by_wrong_slaps(page, tries=40)
     assert view["over"], view

@@ -7,12 +7,16 @@ from datetime import UTC, datetime
 
 import pytest
 from pagedriver import (
+    advance,
+    freeze_time,
     keyboard,
+    open_menu,
     play_to_end,
     short_practice_seeds,
     shown_number,
     start_from_menu,
     taps,
+    view_of,
     wait_ready,
 )
 
@@ -24,12 +28,14 @@ def open_game(page) -> None:
     wait_ready(page)
 
 
-def test_a_wrong_slap_burns_a_card_and_costs_20_points(page) -> None:
-    open_game(page)
+def test_a_wrong_slap_burns_a_card_and_costs_20_points(shared_page) -> None:
+    page = shared_page
+    open_menu(page)
     seed = short_practice_seeds(1, wrong_slap_first=True)[0]
     start_from_menu(page, speed="fast", deal=seed)
     page.keyboard.press(" ")  # the pile is empty at the start: a wrong slap
-    view = page.evaluate("window.ewar.view()")
+    advance(page)  # the frame that draws it
+    view = view_of(page)
     assert view["wrong_slaps"] == 1
     assert view["pile"]["burned"] == 1
     assert view["seats"][0]["cards"] == 12
@@ -44,15 +50,18 @@ def test_a_wrong_slap_burns_a_card_and_costs_20_points(page) -> None:
     breakdown = result["breakdown"]
     assert breakdown["wrong_slaps"] >= 1
     assert breakdown["wrong_slap_penalty"] == 20 * breakdown["wrong_slaps"]
-    assert result["score"] == max(500, 2000 - 2 * breakdown["seconds"] - 20 * breakdown["wrong_slaps"])
+    assert result["score"] == max(
+        500, 2000 - 2 * breakdown["seconds"] - 20 * breakdown["wrong_slaps"]
+    )
     shown = page.inner_text("[data-testid=result-breakdown]")
     assert f"−{20 * breakdown['wrong_slaps']}" in shown
     assert shown_number(page, "result-score") == result["score"]
 
 
 @pytest.mark.parametrize("pattern", ["double", "sandwich"])
-def test_slapping_a_pattern_wins_the_pile(page, pattern: str) -> None:
-    open_game(page)
+def test_slapping_a_pattern_wins_the_pile(shared_page, pattern: str) -> None:
+    page = shared_page
+    open_menu(page)
     start_from_menu(page, speed="slow", deal=2024)
     controls = keyboard(page)
     before = {}
@@ -63,7 +72,7 @@ def test_slapping_a_pattern_wins_the_pile(page, pattern: str) -> None:
     # Flip when asked, slap only the wanted pattern; stop right after the first such slap.
     view = page.evaluate("window.ewar.view()")
     before["piles"] = view["piles_slapped"]
-    view = play_to_end(page, controls, want=pattern, stop=slapped_one, timeout_s=50)
+    view = play_to_end(page, controls, want=pattern, stop=slapped_one)
     assert view["piles_slapped"] == before["piles"] + 1
     assert view["pile"]["size"] == 0, "the pile went to the slapper"
     assert view["turn"] == "south", "the slapper flips next"
@@ -74,8 +83,9 @@ def test_slapping_a_pattern_wins_the_pile(page, pattern: str) -> None:
 
 
 @pytest.mark.parametrize("speed", ["slow", "fast"])
-def test_the_speed_setting_reaches_the_engine(page, speed: str) -> None:
-    open_game(page)
+def test_the_speed_setting_reaches_the_engine(shared_page, speed: str) -> None:
+    page = shared_page
+    open_menu(page)
     view = start_from_menu(page, speed=speed)
     assert view["speed"] == speed
     assert view["mode"] == "practice"
@@ -87,23 +97,24 @@ def test_the_speed_setting_reaches_the_engine(page, speed: str) -> None:
 
 
 def first_cards(page, count: int = 2) -> list[str]:
-    """Flip when asked until `count` cards lie on the pile; the cards, bottom first."""
+    """Flip when asked until `count` cards lie on the pile (20 ms of test time between looks); the cards,
+    bottom first."""
     controls = keyboard(page)
     for _ in range(200):
-        view = page.evaluate("window.ewar.view()")
+        view = view_of(page)
         if view["pile"]["size"] >= count:
             return view["pile"]["top"][:count]
         if view["your_turn"]:
             controls.flip()
-        page.wait_for_timeout(20)
+        advance(page, 20)
     raise AssertionError("no cards were played")
 
 
-def test_the_daily_deal_is_the_same_in_two_browsers(browser, server_url) -> None:
+def test_the_daily_deal_is_the_same_in_two_browsers(new_context) -> None:
     today = datetime.now(UTC).strftime("%Y-%m-%d")
     seen = []
     for _ in range(2):
-        context = browser.new_context(base_url=server_url)
+        context = new_context()
         try:
             page = context.new_page()
             open_game(page)
@@ -112,9 +123,13 @@ def test_the_daily_deal_is_the_same_in_two_browsers(browser, server_url) -> None
             assert view["seed"] == bridge.daily_seed(today)
             shown_day = page.evaluate(  # the date as the page's language writes it (Intl), e.g. "Nov 30, 2026"
                 "(d) => new Intl.DateTimeFormat(document.documentElement.lang, {dateStyle: 'medium', timeZone: 'UTC'})"
-                ".format(Date.parse(d + 'T00:00:00Z'))", today)
+                ".format(Date.parse(d + 'T00:00:00Z'))",
+                today,
+            )
             assert shown_day in page.inner_text("[data-testid=deal-line]")
-            seen.append((view["seed"], view["turn"], [s["cards"] for s in view["seats"]], first_cards(page)))
+            seen.append(
+                (view["seed"], view["turn"], [s["cards"] for s in view["seats"]], first_cards(page))
+            )
             # The day's one scored attempt is used: Daily again is practice on the same deal.
             again = page.evaluate("window.ewar.newGame({mode: 'daily'})")
             assert again["mode"] == "practice" and again["seed"] == view["seed"]
@@ -123,16 +138,17 @@ def test_the_daily_deal_is_the_same_in_two_browsers(browser, server_url) -> None
     assert seen[0] == seen[1]
 
 
-def test_a_deal_number_in_the_url_replays_that_deal(browser, server_url) -> None:
+def test_a_deal_number_in_the_url_replays_that_deal(new_context) -> None:
     seen = []
     for _ in range(2):
-        context = browser.new_context(base_url=server_url)
+        context = new_context()
         try:
             page = context.new_page()
             page.goto("/?deal=987654321012")
             wait_ready(page)
             assert page.input_value("[data-testid=deal]") == "987654321012"
             assert page.get_attribute("[data-testid=mode-new]", "aria-checked") == "true"
+            freeze_time(page)
             page.click("[data-testid=start]")
             view = page.evaluate("window.ewar.view()")
             assert view["seed"] == 987654321012 and view["mode"] == "practice"
@@ -143,8 +159,9 @@ def test_a_deal_number_in_the_url_replays_that_deal(browser, server_url) -> None
     assert seen[0] == seen[1]
 
 
-def test_a_new_game_gets_a_fresh_seed_within_53_bits(page) -> None:
-    open_game(page)
+def test_a_new_game_gets_a_fresh_seed_within_53_bits(shared_page) -> None:
+    page = shared_page
+    open_menu(page)
     seeds = {start_from_menu(page)["seed"]}
     for _ in range(2):
         page.click("[data-testid=menu]")  # the menu opens over the running game
@@ -153,8 +170,8 @@ def test_a_new_game_gets_a_fresh_seed_within_53_bits(page) -> None:
     assert all(0 <= seed <= 2**53 - 1 for seed in seeds)
 
 
-def test_taps_on_the_pile_and_the_button_are_slaps(browser, server_url) -> None:
-    context = browser.new_context(base_url=server_url, has_touch=True, viewport={"width": 390, "height": 844})
+def test_taps_on_the_pile_and_the_button_are_slaps(new_context) -> None:
+    context = new_context(has_touch=True, viewport={"width": 390, "height": 844})
     try:
         page = context.new_page()
         open_game(page)

@@ -1,6 +1,7 @@
-// Draws the leaderboard panel: the name field, the submission status, the day tabs and the board table (names as text only).
+// Draws the leaderboard panel: the name field, the submission status, the day tabs, the board table (names as
+// text only) and the note when the board shown is not a fresh one.
 
-import { currentLanguage, formatNumber, t } from "./i18n.js";
+import { currentLanguage, formatDateTime, formatNumber, t } from "../app/i18n.js";
 
 export const TOP = 50;
 
@@ -23,13 +24,6 @@ export function formatDuration(ms) {
   return `${two.format(Math.floor(seconds / 60))}:${two.format(seconds % 60)}`;
 }
 
-/** "2026-11-30" -> "Nov 30, 2026" in the page's language (the day is a UTC day). */
-export function formatDay(date) {
-  const time = Date.parse(`${date}T00:00:00Z`);
-  if (Number.isNaN(time)) return String(date);
-  return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: "medium", timeZone: "UTC" }).format(time);
-}
-
 function durationAttribute(ms) {
   const seconds = Math.floor(Math.max(0, ms) / 1000);
   return `PT${Math.floor(seconds / 60)}M${seconds % 60}S`;
@@ -44,23 +38,45 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
 
   const title = element("h3", { id: ids.title });
   const nameInput = element("input", {
-    id: ids.name, type: "text", testid: "name-input", autocomplete: "nickname", spellcheck: "false",
-    maxlength: "40", enterkeyhint: "send", "aria-describedby": `${ids.help} ${ids.error}`,
+    id: ids.name,
+    type: "text",
+    testid: "name-input",
+    autocomplete: "nickname",
+    spellcheck: "false",
+    maxlength: "40",
+    enterkeyhint: "send",
+    "aria-describedby": `${ids.help} ${ids.error}`,
   });
   const submit = element("button", { type: "button", className: "lb-submit", testid: "submit-score" });
   const label = element("label", { for: ids.name });
   const help = element("p", { id: ids.help, className: "lb-help" });
   const error = element("p", { id: ids.error, className: "lb-error", role: "alert", testid: "name-error" });
   const nameGroup = element("div", { className: "lb-name" }, [
-    label, element("div", { className: "lb-name-row" }, [nameInput, submit]), help, error,
+    label,
+    element("div", { className: "lb-name-row" }, [nameInput, submit]),
+    help,
+    error,
   ]);
 
-  const status = element("p", { className: "lb-status", role: "status", "aria-live": "polite", testid: "leaderboard-status" });
+  const status = element("p", {
+    className: "lb-status",
+    role: "status",
+    "aria-live": "polite",
+    testid: "leaderboard-status",
+  });
 
-  const tabs = [0, 1].map((index) => element("button", {
-    type: "button", role: "tab", id: `lb-tab-${index}`, className: "lb-tab",
-    "aria-controls": ids.board, "aria-selected": "false", tabindex: "-1", testid: `leaderboard-tab-${index}`,
-  }));
+  const tabs = [0, 1].map((index) =>
+    element("button", {
+      type: "button",
+      role: "tab",
+      id: `lb-tab-${index}`,
+      className: "lb-tab",
+      "aria-controls": ids.board,
+      "aria-selected": "false",
+      tabindex: "-1",
+      testid: `leaderboard-tab-${index}`,
+    }),
+  );
   const tablist = element("div", { className: "lb-tabs", role: "tablist" }, tabs);
 
   const caption = element("caption");
@@ -69,9 +85,17 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
   const body = element("tbody");
   const table = element("table", { className: "lb-table" }, [caption, head, body]);
   const empty = element("p", { className: "lb-empty" });
-  const board = element("div", {
-    id: ids.board, className: "lb-board", role: "tabpanel", tabindex: "0", "aria-labelledby": "lb-tab-0",
-  }, [table, empty]);
+  const board = element(
+    "div",
+    {
+      id: ids.board,
+      className: "lb-board",
+      role: "tabpanel",
+      tabindex: "0",
+      "aria-labelledby": "lb-tab-0",
+    },
+    [table, empty],
+  );
 
   panel.setAttribute("aria-labelledby", ids.title);
   panel.append(title, nameGroup, status, tablist, board);
@@ -84,7 +108,7 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
     onSubmit(nameInput.value);
   });
   nameInput.addEventListener("input", () => onNameInput(nameInput.value));
-  tabs.forEach((tab, index) => tab.addEventListener("click", () => onSelectDay(index)));
+  for (const [index, tab] of tabs.entries()) tab.addEventListener("click", () => onSelectDay(index));
   tablist.addEventListener("keydown", (event) => {
     const current = tabs.findIndex((tab) => tab.getAttribute("aria-selected") === "true");
     const rtl = getComputedStyle(tablist).direction === "rtl";
@@ -104,8 +128,11 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
     tablist.setAttribute("aria-label", t("leaderboard.days"));
     tabs[0].textContent = t("leaderboard.today");
     tabs[1].textContent = t("leaderboard.yesterday");
-    headRow.replaceChildren(...["rank", "name", "score", "time", "wrong"].map((key) =>
-      element("th", { scope: "col", className: `lb-col-${key}`, text: t(`leaderboard.column.${key}`) })));
+    headRow.replaceChildren(
+      ...["rank", "name", "score", "time", "wrong"].map((key) =>
+        element("th", { scope: "col", className: `lb-col-${key}`, text: t(`leaderboard.column.${key}`) }),
+      ),
+    );
   }
 
   /** Fills the field, unless the player is typing in it (force: after the name was accepted). */
@@ -145,8 +172,15 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
     const name = element("span", { className: "lb-name-text", text: entry.name });
     const nameCell = element("th", { scope: "row", className: "lb-col-name" }, [name]);
     if (you) nameCell.append(" ", element("span", { className: "lb-badge", text: t("leaderboard.you") }));
-    if (queued) nameCell.append(" ", element("span", { className: "lb-badge lb-badge-waiting", text: t("leaderboard.waitingBadge") }));
-    const time = element("time", { datetime: durationAttribute(entry.duration_ms), text: formatDuration(entry.duration_ms) });
+    if (queued)
+      nameCell.append(
+        " ",
+        element("span", { className: "lb-badge lb-badge-waiting", text: t("leaderboard.waitingBadge") }),
+      );
+    const time = element("time", {
+      datetime: durationAttribute(entry.duration_ms),
+      text: formatDuration(entry.duration_ms),
+    });
     const tr = element("tr", { testid: you ? "leaderboard-you" : "leaderboard-row" }, [
       element("td", { className: "lb-col-rank", text: entry.rank ? formatNumber(entry.rank) : "–" }),
       nameCell,
@@ -193,7 +227,26 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
     nameInput.focus();
   }
 
+  /**
+   * The note at the top of the panel: offline (no network), failed (the network is there but the server did not
+   * answer well), or neither (the note goes); seenAt: when the board shown was fetched (null: none kept).
+   */
+  function setNote({ offline, failed, seenAt }) {
+    let note = panel.querySelector(":scope > .offline-note");
+    if (!offline && !failed) {
+      note?.remove();
+      return;
+    }
+    if (!note) {
+      note = element("p", { className: "offline-note", testid: "leaderboard-offline", role: "status" });
+      panel.prepend(note);
+    }
+    note.dataset.reason = offline ? "offline" : "failed";
+    const key = offline ? "offline.leaderboard" : "offline.leaderboardFailed";
+    note.textContent = seenAt ? t(key, { time: formatDateTime(seenAt) }) : t(`${key}None`);
+  }
+
   labels();
   setNameError(null);
-  return { labels, setName, setNameError, setSubmit, setStatus, selectTab, drawBoard, focusName };
+  return { labels, setName, setNameError, setSubmit, setStatus, selectTab, drawBoard, setNote, focusName };
 }

@@ -1,40 +1,43 @@
-// Daily scores on the page: the nickname, sending each scored daily result through the outbox, and the leaderboard panel.
+// Daily scores on the page: the nickname, sending each scored daily result through the outbox, and the
+// leaderboard panel (in the menu, or in the result of a scored daily).
 //
-// startLeaderboard({panel, storage}) once at boot; onDailyFinished(session, panel) when the scored daily ends.
 // Each daily result gets one submission id, made here and stored with it: every retry sends the same id,
 // so the server keeps one entry per game whatever happens to the network.
 
-import { todayUtc } from "./game.js";
-import { t } from "./i18n.js";
-import { createLeaderboardView, formatDay } from "./leaderboard-view.js";
-import { fetchBoard, showOfflineNote } from "./offline-board.js";
-import { answerFor, ENDPOINT, enqueue, flush, FLUSHED_MESSAGE, pending, SYNC_TAG } from "./score-queue.js";
-import { createStorage, previousDay } from "./storage.js";
+import { previousDay, todayUtc } from "../app/deals.js";
+import { formatDate, t } from "../app/i18n.js";
+import { fetchBoard } from "./board-api.js";
+import { createLeaderboardView } from "./leaderboard-view.js";
+import { checkName } from "./names.js";
+import { answerFor, ENDPOINT, enqueue, flush, pending, SYNC_TAG } from "./outbox.js";
 
-const NAME_MAX = 20;
-// The server's rule (netlify/functions/scores/submission.mjs), for instant feedback; the server decides.
-const NAME_PATTERN = /^(?:[\p{L}\p{Nd}]\p{M}*|[ \-_.'])+$/u;
 const RETRY_MS = [5_000, 15_000, 30_000, 60_000];
 const REFRESH_MS = 5_000;
-const RECORDS = "scores"; // storage record: {date: submission record}
-const BOARDS = "leaderboards"; // storage record: {date: {board, seenAt}}
 const REASONS = new Set(["invalid_name", "id_conflict", "date_out_of_window"]);
 const UNVERIFIED = new Set([
-  "invalid_replay", "engine_version", "not_daily", "date_mismatch", "not_standard", "unfinished", "score_mismatch",
+  "invalid_replay",
+  "engine_version",
+  "not_daily",
+  "date_mismatch",
+  "not_standard",
+  "unfinished",
+  "score_mismatch",
   "impossible_play",
 ]);
 
-/** NFC, trimmed, runs of spaces collapsed; null when the server would refuse the name. */
-export function normalizeName(raw) {
-  const name = String(raw ?? "").normalize("NFC").trim().replace(/ {2,}/g, " ");
-  const length = [...name].length;
-  return length >= 1 && length <= NAME_MAX && NAME_PATTERN.test(name) ? name : null;
+/** The name as it is stored and shown, or null when the board's rule (names.js, the server's too) refuses it. */
+function acceptedName(text) {
+  const checked = checkName(String(text ?? ""));
+  return checked.ok ? checked.name : null;
 }
 
 /** 128 random bits, base64url without padding: 22 characters. */
 export function newSubmissionId() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 const submissionOf = (rec) => ({ id: rec.id, name: rec.name, date: rec.date, score: rec.score, replay: rec.replay });
@@ -48,7 +51,11 @@ async function requestBackgroundSync() {
   }
 }
 
-function createLeaderboard({ panel, storage }) {
+/**
+ * panel: the menu's #leaderboard element; storage: the page's storage; events: the app's emitter (the panel
+ * follows the menu and the result, hears the language, finished dailies and scores settled elsewhere).
+ */
+export function createLeaderboard({ panel, storage, events }) {
   const home = { parent: panel.parentElement, next: panel.nextSibling };
   let day = 0; // 0: today, 1: yesterday
   let shown = { date: null, board: null, offline: false, failed: false, seenAt: null };
@@ -70,53 +77,49 @@ function createLeaderboard({ panel, storage }) {
   // ---- Records: one per daily date, {date, id, score, won, duration_ms, wrong_slaps, replay, state, ...};
   // state: "draft" (no name yet), "queued" (in the outbox), "sent" (2xx), "refused" (4xx, with error).
 
-  function records() {
-    const all = storage.record(RECORDS);
-    const keep = new Set(dates());
-    for (const date of Object.keys(all)) if (!keep.has(date)) delete all[date];
-    return all;
-  }
+  const records = () => storage.scoreRecords(dates());
   const recordFor = (date) => records()[date] ?? null;
-
-  function saveRecord(rec) {
-    const all = records();
-    all[rec.date] = rec;
-    storage.saveRecord(RECORDS, all);
-  }
+  const saveRecord = (rec) => storage.saveScoreRecord(rec, dates());
 
   /** The newest result waiting for a name: never sent, or refused for its name. */
   function awaitingName() {
-    const waits = (rec) => rec && (rec.state === "draft" || (rec.state === "refused" && rec.error?.code === "invalid_name"));
+    const waits = (rec) =>
+      rec && (rec.state === "draft" || (rec.state === "refused" && rec.error?.code === "invalid_name"));
     return dates().map(recordFor).find(waits) ?? null;
   }
 
   function settle(rec, answer) {
     if (answer.ok) {
       const body = answer.body ?? {};
-      Object.assign(rec, { state: "sent", name: body.name ?? rec.name, rank: body.rank ?? null, total: body.total ?? null });
+      Object.assign(rec, {
+        state: "sent",
+        name: body.name ?? rec.name,
+        rank: body.rank ?? null,
+        total: body.total ?? null,
+      });
       delete rec.replay;
     } else {
       const body = answer.body ?? {};
-      Object.assign(rec, { state: "refused", error: { status: answer.status, code: body.error ?? "", message: body.message ?? "" } });
+      Object.assign(rec, {
+        state: "refused",
+        error: { status: answer.status, code: body.error ?? "", message: body.message ?? "" },
+      });
     }
   }
 
   /** Brings the records up to date with the outbox and the answers (which the service worker may have got). */
   async function reconcile() {
     const waiting = new Set((await pending()).map((submission) => submission.id));
-    const all = records();
-    let changed = false;
-    for (const rec of Object.values(all)) {
+    for (const rec of Object.values(records())) {
       if (rec.state !== "queued" || waiting.has(rec.id)) continue;
       const answer = await answerFor(rec.id);
       if (answer && answer.answeredAt >= (rec.queuedAt ?? 0)) {
         settle(rec, answer);
-        changed = true;
+        saveRecord(rec);
       } else if (!answer && rec.replay) {
         await enqueue(submissionOf(rec)); // lost from the outbox (cleared storage, a crash): same id again
       }
     }
-    if (changed) storage.saveRecord(RECORDS, all);
   }
 
   // ---- Sending
@@ -161,7 +164,7 @@ function createLeaderboard({ panel, storage }) {
   }
 
   async function submit(text) {
-    const name = normalizeName(text);
+    const name = acceptedName(text);
     if (!name) {
       view.setNameError(t(String(text ?? "").trim() ? "leaderboard.nameInvalid" : "leaderboard.nameEmpty"));
       view.focusName();
@@ -184,45 +187,29 @@ function createLeaderboard({ panel, storage }) {
 
   function checkTyping(text) {
     notice = null;
-    const bad = String(text).trim() !== "" && normalizeName(text) === null;
+    const bad = String(text).trim() !== "" && acceptedName(text) === null;
     view.setNameError(bad ? t("leaderboard.nameInvalid") : null);
   }
 
-  // ---- The board
-
-  function keptBoard(date) {
-    return storage.record(BOARDS)[date] ?? null;
-  }
-
-  function keepBoard(date, board, seenAt) {
-    const all = storage.record(BOARDS);
-    const keep = new Set(dates());
-    for (const kept of Object.keys(all)) if (!keep.has(kept)) delete all[kept];
-    all[date] = { board, seenAt };
-    storage.saveRecord(BOARDS, all);
-  }
+  // ---- The board: fresh from the server, else the one last seen for that day (storage keeps it)
 
   async function loadBoard() {
     const date = dates()[day];
     const rec = recordFor(date);
     const params = new URLSearchParams({ date });
     if (rec && rec.state !== "draft") params.set("id", rec.id);
-    let result;
-    try {
-      result = await fetchBoard(`${ENDPOINT}?${params}`);
-    } catch (error) {
-      // The server answered with an error (or not JSON): say so, not "offline", and show the day's kept board.
-      console.warn("scores: leaderboard not loaded", error);
-      result = { board: null, offline: false, failed: true, seenAt: null };
-    }
-    if (!result.offline && !result.failed) {
-      keepBoard(date, result.board, result.seenAt);
+    const answer = await fetchBoard(`${ENDPOINT}?${params}`);
+    let seenAt = Date.now();
+    let { board } = answer;
+    if (answer.offline || answer.failed) {
+      const kept = storage.keptBoard(date);
+      board = kept?.board ?? null;
+      seenAt = kept?.seenAt ?? null;
     } else {
-      const kept = keptBoard(date); // the board of this day, not just the last one seen
-      result = { ...result, board: kept?.board ?? null, seenAt: kept?.seenAt ?? null };
+      storage.keepBoard(date, board, seenAt, dates());
     }
     if (dates()[day] !== date) return; // the player switched days meanwhile
-    shown = { date, board: result.board, offline: result.offline, failed: Boolean(result.failed), seenAt: result.seenAt };
+    shown = { date, board, offline: answer.offline, failed: answer.failed, seenAt };
     shownAt = Date.now();
     render();
   }
@@ -253,7 +240,7 @@ function createLeaderboard({ panel, storage }) {
   }
 
   function statusOf(date, rec) {
-    const you = shown.date === date ? shown.board?.you ?? null : null;
+    const you = shown.date === date ? (shown.board?.you ?? null) : null;
     if (!rec) {
       const waiting = awaitingName();
       if (waiting) return [t("leaderboard.status.draft", { score: waiting.score }), "draft"];
@@ -292,8 +279,8 @@ function createLeaderboard({ panel, storage }) {
     let note = "";
     if (!sameDay) note = t("leaderboard.loading");
     else if (!shown.board) note = t("leaderboard.unavailable");
-    view.drawBoard({ date: formatDay(date), board: sameDay ? shown.board : null, queued, note });
-    showOfflineNote(panel, sameDay ? shown : { offline: false });
+    view.drawBoard({ date: formatDate(date), board: sameDay ? shown.board : null, queued, note });
+    view.setNote(sameDay ? shown : { offline: false, failed: false });
   }
 
   // ---- Where the panel is: in the result of a scored daily, otherwise in the menu
@@ -308,40 +295,40 @@ function createLeaderboard({ panel, storage }) {
     home.parent.insertBefore(panel, next);
   }
 
-  function watchPlacement() {
-    const result = document.getElementById("result");
-    const menu = document.getElementById("menu");
-    if (result) {
-      new MutationObserver(() => result.hidden && goHome()).observe(result, { attributes: true, attributeFilter: ["hidden"] });
-    }
-    if (menu) {
-      new MutationObserver(() => {
-        if (menu.hidden) return;
-        goHome();
-        render();
-        if (Date.now() - shownAt > REFRESH_MS) loadBoard();
-      }).observe(menu, { attributes: true, attributeFilter: ["hidden"] });
+  function followPanels({ panel: shownPanel, previous }) {
+    if (shownPanel === "menu" && previous.panel !== "menu") {
+      goHome();
+      render();
+      if (Date.now() - shownAt > REFRESH_MS) loadBoard();
+    } else if (previous.panel === "result" && shownPanel !== "result") {
+      goHome();
     }
   }
 
   // ---- Entry points
 
-  async function dailyFinished(session) {
-    const final = session.view;
+  /** A scored daily is over: its record (and replay, JSON text) is kept, and sent if a name is known. */
+  async function dailyFinished({ view: final, replay }) {
     const date = final.date;
     let rec = recordFor(date);
     if (!rec) {
       rec = {
-        date, id: newSubmissionId(), score: final.result.score, won: final.result.won,
-        duration_ms: final.result.duration_ms, wrong_slaps: final.wrong_slaps,
-        replay: JSON.parse(session.replay()), state: "draft", finishedAt: Date.now(),
+        date,
+        id: newSubmissionId(),
+        score: final.result.score,
+        won: final.result.won,
+        duration_ms: final.result.duration_ms,
+        wrong_slaps: final.wrong_slaps,
+        replay: JSON.parse(replay),
+        state: "draft",
+        finishedAt: Date.now(),
       };
       saveRecord(rec);
     }
     day = Math.max(0, dates().indexOf(date));
     notice = null;
     showInResult();
-    const name = normalizeName(nickname());
+    const name = acceptedName(nickname());
     if (rec.state === "draft" && name) {
       await queue(rec, name);
     } else {
@@ -350,47 +337,30 @@ function createLeaderboard({ panel, storage }) {
     }
   }
 
+  /** Builds the panel, sends whatever waits in the outbox and listens for the network coming back. */
   function start() {
     panel.hidden = false;
     view.setName(nickname(), { force: true });
     render();
-    watchPlacement();
+    events.on("state", followPanels);
+    events.on("language", () => {
+      view.labels();
+      render();
+    });
+    events.on("game-finished", (game) => {
+      if (game.scored) dailyFinished(game).catch((error) => console.warn("scores:", error));
+    });
+    events.on("leaderboard-changed", () => reconcile().then(render).then(loadBoard));
     window.addEventListener("online", () => sendNow());
     window.addEventListener("offline", () => {
       render();
       loadBoard();
     });
-    // A language switch sets <html lang>: redraw every text in the new language.
-    new MutationObserver(() => {
-      view.labels();
-      render();
-    }).observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });
-    navigator.serviceWorker?.addEventListener("message", (event) => {
-      if (event.data?.type === FLUSHED_MESSAGE) reconcile().then(render).then(loadBoard);
-    });
     // On load: whatever waits in the outbox goes now.
-    reconcile().then(sendNow).catch((error) => console.warn("scores:", error));
+    reconcile()
+      .then(sendNow)
+      .catch((error) => console.warn("scores:", error));
   }
 
-  return { start, dailyFinished, refresh: () => loadBoard(), relabel: () => (view.labels(), render()) };
-}
-
-let leaderboard = null;
-
-/** Builds the panel, sends whatever waits in the outbox and listens for the network coming back. */
-export function startLeaderboard({ panel, storage = createStorage() }) {
-  if (!leaderboard) {
-    leaderboard = createLeaderboard({ panel, storage });
-    leaderboard.start();
-  }
-  return leaderboard;
-}
-
-/**
- * Called once when a scored daily game ends, without being awaited.
- * session.replay() returns the engine's replay record (JSON text); session.view is the final view;
- * panel is the menu's #leaderboard element.
- */
-export async function onDailyFinished(session, panel) {
-  return startLeaderboard({ panel }).dailyFinished(session);
+  return { start };
 }

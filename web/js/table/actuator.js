@@ -1,33 +1,16 @@
 // Draws the engine's view inside requestAnimationFrame and turns its events into brief, non-blocking feedback.
 
-import { formatClock, formatMinus, formatNumber, t } from "./i18n.js";
+import { formatClock, formatNumber, t } from "../app/i18n.js";
+import { ruleNumbers } from "../app/rule-numbers.js";
+import { cardName, parseCard, saidOf, seatName } from "./words.js";
 
 export const SEATS = ["south", "west", "north", "east"];
 const RED_SUITS = new Set(["H", "D"]);
 const TOAST_MS = 1600;
 const GHOST_MS = 400;
-// Shown while playing: what a win would score right now (the engine's final word is view.result.score).
-
-export function parseCard(card) {
-  return { rank: card.slice(0, -1), suit: card.slice(-1) };
-}
-
-export function cardName(card) {
-  const { rank, suit } = parseCard(card);
-  return t("card.name", { rank: t(`rank.${rank}`), suit: t(`suit.${suit}`) });
-}
 
 function rankLabel(rank) {
   return /^\d+$/.test(rank) ? rank : t(`rank.short.${rank}`);
-}
-
-export function seatName(seat) {
-  return t(`seat.${seat}`);
-}
-
-/** The running score, as the engine computes it (what a win would score now, or the final score). */
-export function runningScore(view) {
-  return view.score;
 }
 
 function createCardElement(card) {
@@ -38,9 +21,10 @@ function createCardElement(card) {
   el.setAttribute("role", "img");
   const corner = `<span>${rankLabel(rank)}</span><svg aria-hidden="true"><use href="#suit-${suit}"/></svg>`;
   // What the card shows is drawn for the eye; its name (aria-label, "seven of hearts") is what is read.
-  el.innerHTML = `<span class="card-corner" aria-hidden="true">${corner}</span>`
-    + `<span class="card-face"><svg aria-hidden="true"><use href="#suit-${suit}"/></svg></span>`
-    + `<span class="card-corner end" aria-hidden="true">${corner}</span>`;
+  el.innerHTML =
+    `<span class="card-corner" aria-hidden="true">${corner}</span>` +
+    `<span class="card-face"><svg aria-hidden="true"><use href="#suit-${suit}"/></svg></span>` +
+    `<span class="card-corner end" aria-hidden="true">${corner}</span>`;
   el.addEventListener("animationend", () => el.classList.remove(...SEATS.map((s) => `enter-${s}`)));
   return el;
 }
@@ -62,14 +46,6 @@ function replay(el, name) {
   el.classList.add(name);
 }
 
-/** The result panel's title: who won, or how the game ended. */
-export function resultTitle(result) {
-  if (result.reason === "time_limit") return result.won ? t("result.time_limitWon") : t("result.time_limit");
-  if (result.won) return t("result.won");
-  if (result.reason === "eliminated") return t("result.eliminated");
-  return t("result.cpu_won", { winner: result.winner ? seatName(result.winner) : "" });
-}
-
 /** announcer (optional): told of every drawn view and its events, for the screen-reader live region. */
 export function createActuator({ sound, announcer = null }) {
   const $ = (id) => document.getElementById(id);
@@ -77,15 +53,20 @@ export function createActuator({ sound, announcer = null }) {
   const pileCards = $("pile-cards");
   const toast = $("toast");
   const packButton = $("your-pack");
-  const seats = Object.fromEntries(SEATS.map((seat) => {
-    const root = document.querySelector(`.seat[data-seat="${seat}"]`);
-    return [seat, {
-      root,
-      count: root.querySelector(".seat-count"),
-      status: root.querySelector(".seat-status"),
-      flash: root.querySelector(".seat-flash"),
-    }];
-  }));
+  const seats = Object.fromEntries(
+    SEATS.map((seat) => {
+      const root = document.querySelector(`.seat[data-seat="${seat}"]`);
+      return [
+        seat,
+        {
+          root,
+          count: root.querySelector(".seat-count"),
+          status: root.querySelector(".seat-status"),
+          flash: root.querySelector(".seat-flash"),
+        },
+      ];
+    }),
+  );
   // The pile's one-shot animations keep no fill: drop their class once they end, so the next one starts anew.
   pile.addEventListener("animationend", (event) => {
     if (event.target === pile) pile.classList.remove("won", "wrong");
@@ -133,7 +114,7 @@ export function createActuator({ sound, announcer = null }) {
     const events = pendingEvents;
     pendingView = null;
     pendingEvents = [];
-    feedback(view, events);
+    feedback(events);
     draw(view, events);
     announcer?.observe(view, events);
   }
@@ -206,7 +187,9 @@ export function createActuator({ sound, announcer = null }) {
   function turnText(view) {
     if (view.over) return t("turn.over");
     if (view.collecting) {
-      return view.collecting.by === "south" ? t("turn.collectingYou") : t("turn.collecting", { seat: seatName(view.collecting.by) });
+      return view.collecting.by === "south"
+        ? t("turn.collectingYou")
+        : t("turn.collecting", { seat: seatName(view.collecting.by) });
     }
     if (view.your_turn) return view.challenge ? t("turn.youPay") : t("turn.you");
     return view.turn ? t("turn.seat", { seat: seatName(view.turn) }) : "\u00a0";
@@ -224,7 +207,7 @@ export function createActuator({ sound, announcer = null }) {
     setText($("challenge"), challengeText(view));
     setText($("clock"), formatClock(view.over && view.result ? view.result.duration_ms : view.clock));
     setText($("wrong"), formatNumber(view.wrong_slaps));
-    setText($("score"), formatNumber(runningScore(view)));
+    setText($("score"), formatNumber(view.score)); // what a win would score now, or the final score
   }
 
   // ---- Feedback from events: flashes, toasts, sounds; never blocks input ----
@@ -255,11 +238,7 @@ export function createActuator({ sound, announcer = null }) {
     setTimeout(() => ghost.remove(), GHOST_MS);
   }
 
-  function you(seat, yourKey, theirKey, params = {}) {
-    return seat === "south" ? t(yourKey, params) : t(theirKey, { ...params, seat: seatName(seat) });
-  }
-
-  function feedback(view, events) {
+  function feedback(events) {
     const sounds = new Set();
     for (const e of events) {
       switch (e.type) {
@@ -273,7 +252,7 @@ export function createActuator({ sound, announcer = null }) {
           const pattern = t(`pattern.${e.pattern}`);
           flashSeat(e.seat, t("flash.slap"));
           replay(pile, "won");
-          showToast(you(e.seat, "event.slapWonYou", "event.slapWon", { pattern }));
+          showToast(saidOf(e.seat, "event.slapWonYou", "event.slapWon", { pattern }));
           sounds.add(e.seat === "south" ? "won" : "slap");
           break;
         }
@@ -281,7 +260,7 @@ export function createActuator({ sound, announcer = null }) {
           flashSeat(e.seat, t("flash.wrong"), true);
           if (e.seat === "south") {
             replay(pile, "wrong");
-            showToast(t(e.burned ? "event.wrongSlapYou" : "event.wrongSlapYouNoCard"), true);
+            showToast(t(e.burned ? "event.wrongSlapYou" : "event.wrongSlapYouNoCard", ruleNumbers()), true);
             sounds.add("wrong");
           } else {
             showToast(t("event.wrongSlap", { seat: seatName(e.seat) }));
@@ -290,68 +269,26 @@ export function createActuator({ sound, announcer = null }) {
         case "pile_taken":
           flashSeat(e.seat, t("flash.taken", { count: e.cards }));
           sendPileTo(e.seat);
-          if (e.how !== "slap") showToast(you(e.seat, "event.pileTakenYou", "event.pileTaken", { count: e.cards }));
+          if (e.how !== "slap") showToast(saidOf(e.seat, "event.pileTakenYou", "event.pileTaken", { count: e.cards }));
           sounds.add("taken");
           break;
         case "player_out":
           flashSeat(e.seat, t("flash.out"), true);
-          showToast(you(e.seat, "event.playerOutYou", "event.playerOut"), e.seat === "south");
+          showToast(saidOf(e.seat, "event.playerOutYou", "event.playerOut"), e.seat === "south");
           break;
         case "player_back":
           flashSeat(e.seat, t("flash.back"));
-          showToast(you(e.seat, "event.playerBackYou", "event.playerBack"));
+          showToast(saidOf(e.seat, "event.playerBackYou", "event.playerBack"));
           break;
         case "player_eliminated":
           flashSeat(e.seat, t("flash.eliminated"), true);
-          showToast(you(e.seat, "event.eliminatedYou", "event.eliminated"), e.seat === "south");
+          showToast(saidOf(e.seat, "event.eliminatedYou", "event.eliminated"), e.seat === "south");
           break;
         default:
           break;
       }
     }
     for (const name of sounds) sound.play(name);
-  }
-
-  // ---- End of game ----
-
-  function breakdownRows(result) {
-    const b = result.breakdown;
-    if (!result.won) {
-      return [[t("result.piles", { count: b.piles_slapped, per: b.per_pile }), formatNumber(b.piles_slapped * b.per_pile)]];
-    }
-    const rows = [
-      [t("result.base"), formatNumber(b.base)],
-      [t("result.seconds", { count: b.seconds }), formatMinus(b.seconds_penalty)],
-      [t("result.wrongSlaps", { count: b.wrong_slaps }), formatMinus(b.wrong_slap_penalty)],
-    ];
-    if (b.base - b.seconds_penalty - b.wrong_slap_penalty < b.floor) rows.push([t("result.floor"), formatNumber(b.floor)]);
-    return rows;
-  }
-
-  function showResult(view, { scored }) {
-    const result = view.result;
-    setText($("result-title"), resultTitle(result));
-    $("result-score").textContent = formatNumber(result.score);
-    const table = $("result-breakdown");
-    table.replaceChildren();
-    for (const [label, value] of [...breakdownRows(result), [t("result.total"), formatNumber(result.score)]]) {
-      const row = table.insertRow();
-      const th = document.createElement("th");
-      th.scope = "row";
-      th.textContent = label;
-      row.append(th);
-      row.insertCell().textContent = value;
-    }
-    table.rows[table.rows.length - 1].className = "total";
-    const note = scored ? t("result.dailySaved") : t("result.practice");
-    $("result-note").textContent = `${note} ${t("result.deal", { seed: String(view.seed) })}`;
-    $("result").hidden = false;
-    $("result-title").setAttribute("tabindex", "-1");
-    $("result-title").focus({ preventScroll: true });
-  }
-
-  function hideResult() {
-    $("result").hidden = true;
   }
 
   function reset() {
@@ -361,5 +298,5 @@ export function createActuator({ sound, announcer = null }) {
     toast.classList.remove("show");
   }
 
-  return { update, flush, showResult, hideResult, reset };
+  return { update, flush, reset };
 }

@@ -1,4 +1,6 @@
-// Turns keys and taps into named intents ("flip", "slap", "menu") carrying the event's own timeStamp.
+// Turns keys and taps into named intents ("flip", "slap", "menu") carrying the event's own time.
+
+import { pageClock } from "../app/clock.js";
 
 const TYPING_TARGETS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
 
@@ -8,13 +10,15 @@ function isPrimaryPointer(event) {
 }
 
 /**
- * onIntent(name, timeStamp) is called synchronously from the event handler.
- * isPlaying() gates the game keys, so Enter and Space work normally in the menus.
+ * onIntent(name, time) is called synchronously from the event handler, with the event's own time on the page's
+ * clock (clock.eventTime). isPlaying() gates the game keys, so Enter and Space work normally in the menus.
  */
-export function createInput({ pack, pile, slapButton, onIntent, isPlaying }) {
+export function createInput({ pack, pile, slapButton, onIntent, isPlaying, clock = pageClock }) {
+  const intend = (intent, event) => onIntent(intent, clock.eventTime(event));
+
   function onKeyDown(event) {
     if (event.key === "Escape") {
-      onIntent("menu", event.timeStamp);
+      intend("menu", event);
       return;
     }
     if (!isPlaying() || TYPING_TARGETS.has(event.target.tagName)) return;
@@ -22,7 +26,7 @@ export function createInput({ pack, pile, slapButton, onIntent, isPlaying }) {
     if (!intent) return;
     event.preventDefault(); // no scrolling, no button activation
     if (event.repeat) return; // holding a key is one action, not a stream of them
-    onIntent(intent, event.timeStamp);
+    intend(intent, event);
   }
 
   function onPointer(intent) {
@@ -30,7 +34,7 @@ export function createInput({ pack, pile, slapButton, onIntent, isPlaying }) {
       if (!isPrimaryPointer(event)) return;
       event.preventDefault(); // no focus change, no text selection, no emulated mouse events
       if (!isPlaying()) return;
-      onIntent(intent, event.timeStamp);
+      intend(intent, event);
     };
   }
 
@@ -52,7 +56,7 @@ export function createInput({ pack, pile, slapButton, onIntent, isPlaying }) {
   // Real taps and clicks (detail >= 1) were already handled on pointerdown; keys never reach here (prevented).
   const assistive = (intent) => (event) => {
     if (event.detail !== 0 || !isPlaying()) return;
-    onIntent(intent, event.timeStamp);
+    intend(intent, event);
   };
   pack.addEventListener("click", assistive("flip"));
   pile.addEventListener("click", assistive("slap"));

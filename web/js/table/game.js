@@ -1,33 +1,40 @@
 // Drives one game session: starts it through the bridge, sends timed flips and slaps, wakes the engine in a rAF loop.
 
-const MAX_SEED = Number.MAX_SAFE_INTEGER; // 2**53 - 1
+import { pageClock } from "../app/clock.js";
 
-/** A fresh deal number in 0..2**53-1 from the platform's cryptographic generator. */
-export function randomSeed() {
-  const [high, low] = crypto.getRandomValues(new Uint32Array(2));
-  return (high & 0x1fffff) * 2 ** 32 + low;
-}
+/**
+ * Game time: whole ms since the deal on `clock`'s timeline, never going back (the engine refuses a time before
+ * one it was given). at(pageTime) for an input's own time, now() for a frame.
+ */
+function createGameTime(clock) {
+  let start = 0;
+  let last = 0;
 
-/** "12345" -> 12345; anything that is not a whole number in 0..2**53-1 -> null. */
-export function parseSeed(text) {
-  const trimmed = String(text ?? "").trim();
-  if (!/^\d{1,16}$/.test(trimmed)) return null;
-  const seed = Number(trimmed);
-  return seed <= MAX_SEED ? seed : null;
-}
+  function at(pageTime) {
+    last = Math.max(last, Math.floor(pageTime - start));
+    return last;
+  }
 
-export function todayUtc(now = new Date()) {
-  return now.toISOString().slice(0, 10);
+  return {
+    restart() {
+      start = clock.now();
+      last = 0;
+    },
+    at,
+    now: () => at(clock.now()),
+    /** Game ms now, without telling the engine: whether a frame is due. */
+    peek: () => Math.floor(clock.now() - start),
+  };
 }
 
 /**
  * bridge: the ewar.bridge module (a Pyodide proxy). actuator: draws views and events.
  * onOver(view, session) runs once when the engine says the game is over.
+ * clock: the page's clock ({now(), eventTime(event)}); act() takes times on its timeline.
  */
-export function createGame({ bridge, actuator, onOver }) {
+export function createGame({ bridge, actuator, onOver, clock = pageClock }) {
+  const time = createGameTime(clock);
   let session = null;
-  let startPerf = 0;
-  let lastSent = 0;
   let view = null;
   let running = false;
 
@@ -38,12 +45,6 @@ export function createGame({ bridge, actuator, onOver }) {
     return answer;
   }
 
-  /** Game ms for a performance.now()-timeline stamp, never before the last time sent to the engine. */
-  function toGameTime(stamp) {
-    lastSent = Math.max(lastSent, Math.floor(stamp - startPerf));
-    return lastSent;
-  }
-
   /**
    * Start a session. mode "daily" (date required) or "practice" (seed, speed, lenient).
    * Python's None is passed as undefined: Pyodide turns JavaScript null into jsnull, not None.
@@ -51,12 +52,12 @@ export function createGame({ bridge, actuator, onOver }) {
   function start({ mode, seed, speed = "normal", lenient = false, date }) {
     stop();
     session?.destroy();
-    session = mode === "daily"
-      ? bridge.new_game("daily", undefined, "normal", false, date)
-      : bridge.new_game("practice", seed, speed, Boolean(lenient), undefined);
+    session =
+      mode === "daily"
+        ? bridge.new_game("daily", undefined, undefined, undefined, date) // the engine sets the daily's rules
+        : bridge.new_game("practice", seed, speed, Boolean(lenient), undefined);
     actuator.reset();
-    startPerf = performance.now();
-    lastSent = 0;
+    time.restart();
     apply(session.frame(0));
     running = true;
     requestAnimationFrame(tick);
@@ -65,19 +66,19 @@ export function createGame({ bridge, actuator, onOver }) {
 
   function tick() {
     if (!running) return;
-    const now = Math.floor(performance.now() - startPerf);
+    const now = time.peek();
     const due = view.wake_at !== null && now >= view.wake_at;
     const newSecond = Math.floor(now / 1000) !== Math.floor(view.clock / 1000);
-    if (due || newSecond) apply(session.frame(toGameTime(performance.now())));
+    if (due || newSecond) apply(session.frame(time.now()));
     actuator.flush();
     if (view.over) finish();
     else requestAnimationFrame(tick);
   }
 
-  /** A human intent ("flip" or "slap") at the input event's own timeStamp. */
-  function act(intent, timeStamp) {
+  /** A human intent ("flip" or "slap") at the input's own time (clock.eventTime of its event). */
+  function act(intent, pageTime) {
     if (!running) return null;
-    const answer = apply(session[intent](toGameTime(timeStamp)));
+    const answer = apply(session[intent](time.at(pageTime)));
     if (view.over) finish();
     return answer;
   }

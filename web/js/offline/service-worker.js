@@ -1,25 +1,10 @@
-// Offline play: registers the service worker, and offers a new version at the next pause in play (never mid-game).
+// Offline play: registers the service worker once the engine has loaded, checks for new versions at the pauses
+// in play, and passes on what the worker says (a new version waiting, daily scores it sent in the background).
+
+import { FLUSHED_MESSAGE } from "../scores/outbox.js";
 
 const WORKER_URL = "./sw.js";
-const PAUSES = new Set(["ready", "over", "error"]); // body states where a reload loses nothing
 const UPDATE_CHECK_MS = 30 * 60 * 1000;
-
-const state = () => document.body.dataset.state;
-
-/** Resolves once the page has finished loading (or failed to): the worker's downloads wait for the game's own. */
-function afterLoading() {
-  return new Promise((resolve) => {
-    const check = () => {
-      if (state() !== "loading") {
-        observer.disconnect();
-        resolve();
-      }
-    };
-    const observer = new MutationObserver(check);
-    observer.observe(document.body, { attributes: true, attributeFilter: ["data-state"] });
-    check();
-  });
-}
 
 /** Asks a worker a question over a MessageChannel. */
 function ask(worker, message, timeoutMs = 5000) {
@@ -34,41 +19,39 @@ function ask(worker, message, timeoutMs = 5000) {
   });
 }
 
-/** Shows the banner only while an update is pending and play is paused. */
-function createBanner(element, onAccept) {
-  let pending = false;
-  const render = () => {
-    element.hidden = !(pending && PAUSES.has(state()));
-  };
-  new MutationObserver(render).observe(document.body, { attributes: true, attributeFilter: ["data-state"] });
-  element.querySelector("button")?.addEventListener("click", onAccept);
-  return {
-    offer() {
-      pending = true;
-      render();
-    },
-    isOffered: () => pending,
-  };
+/** Resolves once the app has left its loading phase: the worker's downloads wait for the game's own. */
+function afterLoading(events) {
+  return new Promise((resolve) => {
+    if (events.state().phase !== "loading") {
+      resolve();
+      return;
+    }
+    const stop = events.on("state", ({ phase }) => {
+      if (phase === "loading") return;
+      stop();
+      resolve();
+    });
+  });
 }
 
 /**
- * Registers the worker and wires the update banner (#update-banner holding one button).
- * Sets window.ewarOffline = { status(), checkForUpdate(), acceptUpdate() } for tests and tools.
+ * Registers the worker. events: the app's emitter; banner: the update offer ({offer(), isOffered()}).
+ * Sets window.ewarOffline = {status(), checkForUpdate(), acceptUpdate(), registered} for tests and tools.
+ * Returns null where there can be no service worker (an insecure context, an old browser).
  */
-export function startOffline({ banner = document.getElementById("update-banner") } = {}) {
+export function startOffline({ events, banner }) {
   const container = navigator.serviceWorker;
   if (!container || !window.isSecureContext) return null;
   let registration = null;
   let accepted = false;
-  const offer = banner ? createBanner(banner, acceptUpdate) : { offer() {}, isOffered: () => false };
 
   function watchInstalling(worker) {
     worker?.addEventListener("statechange", () => {
-      if (worker.state === "installed" && container.controller) offer.offer();
+      if (worker.state === "installed" && container.controller) banner.offer();
     });
   }
 
-  async function acceptUpdate() {
+  function acceptUpdate() {
     accepted = true;
     const waiting = registration?.waiting;
     if (!waiting) {
@@ -95,7 +78,7 @@ export function startOffline({ banner = document.getElementById("update-banner")
     return {
       controlled: Boolean(controller),
       waiting: Boolean(registration?.waiting),
-      updateOffered: offer.isOffered(),
+      updateOffered: banner.isOffered(),
       ...answer,
     };
   }
@@ -103,28 +86,29 @@ export function startOffline({ banner = document.getElementById("update-banner")
   let hadController = Boolean(container.controller);
   container.addEventListener("controllerchange", () => {
     if (accepted) location.reload();
-    else if (hadController) offer.offer(); // another tab accepted a new version: this page is now the old one
+    else if (hadController) banner.offer(); // another tab accepted a new version: this page is now the old one
     hadController = true;
   });
+  container.addEventListener("message", (event) => {
+    if (event.data?.type === FLUSHED_MESSAGE) events.emit("leaderboard-changed", { reason: "sent-by-worker" });
+  });
+  banner.onAccept(acceptUpdate);
 
-  window.ewarOffline = { status, checkForUpdate, acceptUpdate };
-
-  const ready = afterLoading().then(async () => {
+  const registered = afterLoading(events).then(async () => {
     registration = await container.register(WORKER_URL, { scope: "./", type: "module" });
-    if (registration.waiting && container.controller) offer.offer();
+    if (registration.waiting && container.controller) banner.offer();
     watchInstalling(registration.installing);
     registration.addEventListener("updatefound", () => watchInstalling(registration.installing));
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") checkForUpdate();
     });
-    new MutationObserver(() => state() === "over" && checkForUpdate()).observe(document.body, {
-      attributes: true,
-      attributeFilter: ["data-state"],
+    events.on("state", ({ phase, previous }) => {
+      if (phase === "over" && previous.phase !== "over") checkForUpdate();
     });
     setInterval(checkForUpdate, UPDATE_CHECK_MS);
     return registration;
   });
-  ready.catch((error) => console.warn("service worker not registered; the game still plays online", error));
-  window.ewarOffline.registered = ready;
+  registered.catch((error) => console.warn("service worker not registered; the game still plays online", error));
+  window.ewarOffline = { status, checkForUpdate, acceptUpdate, registered };
   return window.ewarOffline;
 }

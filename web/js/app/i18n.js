@@ -1,13 +1,8 @@
 // Looks up every visible string in the language's catalog, formats numbers and dates with Intl, sets <html lang dir>.
 
 export const LANGUAGES = ["en", "fr", "ko", "vi", "ur"];
-/** Each language named in itself, for the picker. */
-export const LANGUAGE_NAMES = Object.freeze({
-  en: "English", fr: "Français", ko: "한국어", vi: "Tiếng Việt", ur: "اردو",
-});
 const DEFAULT_LANGUAGE = "en";
 const RTL_LANGUAGES = new Set(["ar", "fa", "he", "ur"]);
-export const LANGUAGE_EVENT = "ewar:languagechange";
 
 let catalog = {};
 let fallback = {}; // English, for any key a catalog lacks: never a blank, always a warning
@@ -18,7 +13,10 @@ let pluralRules = new Intl.PluralRules(DEFAULT_LANGUAGE);
 const missing = new Set();
 
 function supported(tag) {
-  const base = String(tag ?? "").trim().toLowerCase().split(/[-_]/)[0];
+  const base = String(tag ?? "")
+    .trim()
+    .toLowerCase()
+    .split(/[-_]/)[0];
   return LANGUAGES.includes(base) ? base : null;
 }
 
@@ -61,15 +59,10 @@ export async function loadLanguage(code) {
   pluralRules = new Intl.PluralRules(wanted);
   document.documentElement.lang = wanted;
   document.documentElement.dir = RTL_LANGUAGES.has(wanted) ? "rtl" : "ltr";
-  document.dispatchEvent(new CustomEvent(LANGUAGE_EVENT, { detail: { language: wanted } }));
 }
 
 export function currentLanguage() {
   return language;
-}
-
-export function isRtl() {
-  return RTL_LANGUAGES.has(language);
 }
 
 export function missingKeys() {
@@ -93,7 +86,8 @@ function lookup(key, count) {
     const category = pluralRules.select(count);
     const plural = catalog[`${key}.${category}`] ?? catalog[`${key}.other`];
     if (plural !== undefined) return plural;
-    const english = fallback[`${key}.${new Intl.PluralRules(DEFAULT_LANGUAGE).select(count)}`] ?? fallback[`${key}.other`];
+    const english =
+      fallback[`${key}.${new Intl.PluralRules(DEFAULT_LANGUAGE).select(count)}`] ?? fallback[`${key}.other`];
     if (english !== undefined) {
       warnMissing(`${key}.other`);
       return english;
@@ -126,9 +120,9 @@ export function formatDate(isoDay) {
   return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeZone: "UTC" }).format(time);
 }
 
-/** A moment (Date or ms) as a short local date and time, in the language. */
+/** A moment (Date or ms) as a local date and time, in the language: "30 Nov 2026, 14:05". */
 export function formatDateTime(moment) {
-  return new Intl.DateTimeFormat(language, { dateStyle: "short", timeStyle: "short" }).format(moment);
+  return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(moment);
 }
 
 /** 83_456 ms -> "1:23" (the separator comes from nowhere language-specific: digits are localised). */

@@ -1,7 +1,9 @@
 // Says what matters to screen readers through one polite live region, at most once per ~800 ms, newest important first.
 
-import { cardName, resultTitle, seatName } from "./actuator.js";
-import { t } from "./i18n.js";
+import { pageClock } from "../app/clock.js";
+import { t } from "../app/i18n.js";
+import { ruleNumbers } from "../app/rule-numbers.js";
+import { cardName, resultTitle, saidOf, seatName } from "./words.js";
 
 export const GAP_MS = 800;
 // Higher wins a pending slot; an equal or higher newcomer replaces what waits.
@@ -12,7 +14,7 @@ export const PRIORITY = Object.freeze({ turn: 1, table: 2, you: 3, end: 4 });
  * What is said: your turn (and what you still owe), a challenge and its count, who won a pile,
  * your wrong slaps, players out, back or eliminated, and the end. CPU flips are never said.
  */
-export function createAnnouncer(region, { gapMs = GAP_MS, now = () => performance.now() } = {}) {
+export function createAnnouncer(region, { gapMs = GAP_MS, now = pageClock.now } = {}) {
   let pending = null; // {text, priority, valid}
   let lastSaidAt = -Infinity;
   let timer = 0;
@@ -47,10 +49,6 @@ export function createAnnouncer(region, { gapMs = GAP_MS, now = () => performanc
     if (next.priority === PRIORITY.turn) turnSaid = true;
   }
 
-  function you(seat, yourKey, theirKey, params = {}) {
-    return seat === "south" ? t(yourKey, params) : t(theirKey, { ...params, seat: seatName(seat) });
-  }
-
   function onEvent(e, view) {
     switch (e.type) {
       case "pay_card": {
@@ -59,26 +57,41 @@ export function createAnnouncer(region, { gapMs = GAP_MS, now = () => performanc
         break;
       }
       case "slap_won":
-        say(you(e.seat, "event.slapWonYou", "event.slapWon", { pattern: t(`pattern.${e.pattern}`) }),
-          e.seat === "south" ? PRIORITY.you : PRIORITY.table);
+        say(
+          saidOf(e.seat, "event.slapWonYou", "event.slapWon", { pattern: t(`pattern.${e.pattern}`) }),
+          e.seat === "south" ? PRIORITY.you : PRIORITY.table,
+        );
         break;
       case "pile_taken":
-        if (e.how !== "slap") say(you(e.seat, "event.pileTakenYou", "event.pileTaken", { count: e.cards }), PRIORITY.table);
+        if (e.how !== "slap")
+          say(saidOf(e.seat, "event.pileTakenYou", "event.pileTaken", { count: e.cards }), PRIORITY.table);
         break;
       case "wrong_slap":
-        if (e.seat === "south") say(t(e.burned ? "event.wrongSlapYou" : "event.wrongSlapYouNoCard"), PRIORITY.you);
+        if (e.seat === "south") {
+          say(t(e.burned ? "event.wrongSlapYou" : "event.wrongSlapYouNoCard", ruleNumbers()), PRIORITY.you);
+        }
         break;
       case "player_out":
-        say(you(e.seat, "event.playerOutYou", "event.playerOut"), e.seat === "south" ? PRIORITY.you : PRIORITY.table);
+        say(
+          saidOf(e.seat, "event.playerOutYou", "event.playerOut"),
+          e.seat === "south" ? PRIORITY.you : PRIORITY.table,
+        );
         break;
       case "player_back":
-        say(you(e.seat, "event.playerBackYou", "event.playerBack"), e.seat === "south" ? PRIORITY.you : PRIORITY.table);
+        say(
+          saidOf(e.seat, "event.playerBackYou", "event.playerBack"),
+          e.seat === "south" ? PRIORITY.you : PRIORITY.table,
+        );
         break;
       case "player_eliminated":
-        say(you(e.seat, "event.eliminatedYou", "event.eliminated"), e.seat === "south" ? PRIORITY.you : PRIORITY.table);
+        say(
+          saidOf(e.seat, "event.eliminatedYou", "event.eliminated"),
+          e.seat === "south" ? PRIORITY.you : PRIORITY.table,
+        );
         break;
       case "game_over":
-        if (view.result) say(t("say.over", { title: resultTitle(view.result), score: view.result.score }), PRIORITY.end);
+        if (view.result)
+          say(t("say.over", { title: resultTitle(view.result), score: view.result.score }), PRIORITY.end);
         break;
       default:
         break;

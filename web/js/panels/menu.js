@@ -1,11 +1,14 @@
-// The menu and result panels: mode, CPU speed, deal number, sound, history; they say what to start, never how.
+// The menu: mode, CPU speed, deal number, sound and the player's history; it says what to start, never how.
 
-import { formatNumber, t } from "./i18n.js";
-import { parseSeed } from "./game.js";
+import { parseSeed, todayUtc } from "../app/deals.js";
+import { formatNumber, t } from "../app/i18n.js";
 
-export function createMenu({ storage, onStart, onResume, onSoundChange }) {
+/**
+ * events: the app's emitter (the menu is shown while its state's panel is "menu"). onStart(choice) when the
+ * player deals; onResume() for "back to the game"; onSoundChange(on).
+ */
+export function createMenu({ events, storage, onStart, onResume, onSoundChange }) {
   const $ = (id) => document.getElementById(id);
-  const panel = $("menu");
   const form = $("menu-form");
   const modeButtons = [...document.querySelectorAll(".mode[data-mode]")];
   const speed = $("speed");
@@ -24,9 +27,8 @@ export function createMenu({ storage, onStart, onResume, onSoundChange }) {
     describe();
   }
 
-  function describe(dailyDate) {
-    const today = dailyDate ?? new Date().toISOString().slice(0, 10);
-    const record = storage.dailyRecord(today);
+  function describe() {
+    const record = storage.dailyRecord(todayUtc());
     let text = "";
     if (mode === "daily" && record) {
       text = record.finished ? t("menu.dailyDone", { score: record.score }) : t("menu.dailyStarted");
@@ -37,7 +39,10 @@ export function createMenu({ storage, onStart, onResume, onSoundChange }) {
     const h = storage.history();
     const none = t("history.none");
     $("history-line").textContent = t("history.line", {
-      played: h.played, won: h.won, best: h.bestDaily === null ? none : formatNumber(h.bestDaily), streak: h.streak,
+      played: h.played,
+      won: h.won,
+      best: h.bestDaily === null ? none : formatNumber(h.bestDaily),
+      streak: h.streak,
     });
   }
 
@@ -50,6 +55,7 @@ export function createMenu({ storage, onStart, onResume, onSoundChange }) {
     return { mode: "practice", seed, speed: speed.value, lenient: lenient.checked };
   }
 
+  /** Shows the menu (again, in the current language, if it is open); canResume offers "back to the game". */
   function open({ canResume = false } = {}) {
     resumable = canResume;
     const start = $("start");
@@ -68,12 +74,10 @@ export function createMenu({ storage, onStart, onResume, onSoundChange }) {
       resume.textContent = t("menu.resume");
     }
     describe();
-    panel.hidden = false;
+    events.setState({ panel: "menu" });
   }
 
-  function close() {
-    panel.hidden = true;
-  }
+  const isOpen = () => events.state().panel === "menu";
 
   function setDeal(seed) {
     deal.value = seed === null || seed === undefined ? "" : String(seed);
@@ -105,5 +109,7 @@ export function createMenu({ storage, onStart, onResume, onSoundChange }) {
     onStart(chosen);
   });
 
-  return { open, close, setDeal, selectMode, isOpen: () => !panel.hidden, isResumable: () => resumable };
+  events.on("language", () => isOpen() && open({ canResume: resumable }));
+
+  return { open, setDeal, isOpen, isResumable: () => resumable };
 }

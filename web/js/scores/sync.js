@@ -1,17 +1,15 @@
-// Background Sync for daily scores: the service worker's "sync" event sends the queued submissions.
-//
-// Wiring (in the worker, which must then be registered with {type: "module"} or bundled):
-//   import { handleSync } from "./js/sw-scores-sync.js";
-//   self.addEventListener("sync", handleSync);
+// Background Sync for daily scores: the service worker's "sync" event sends the queued submissions
+// (sw/worker.js, a module worker: self.addEventListener("sync", handleSync)).
 
 /* eslint-env serviceworker */
 
-import { FLUSHED_MESSAGE, flush, SYNC_TAG } from "./score-queue.js";
+import { FLUSHED_MESSAGE, flush, SYNC_TAG } from "./outbox.js";
 
 /** Tells the open pages that answers arrived, so they redraw their leaderboard. */
 async function tellPages(result) {
   const pages = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
-  for (const page of pages) page.postMessage({ type: FLUSHED_MESSAGE, settled: result.settled.length, kept: result.kept });
+  for (const page of pages)
+    page.postMessage({ type: FLUSHED_MESSAGE, settled: result.settled.length, kept: result.kept });
 }
 
 async function flushAndTell() {

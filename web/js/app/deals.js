@@ -1,0 +1,28 @@
+// Deal numbers and days: a fresh random deal, a typed deal number checked, and the UTC days dailies belong to.
+
+const MAX_SEED = Number.MAX_SAFE_INTEGER; // 2**53 - 1: every deal number a JavaScript number holds exactly
+const DAY_MS = 86_400_000;
+
+/** A fresh deal number in 0..2**53-1 from the platform's cryptographic generator. */
+export function randomSeed() {
+  const [high, low] = crypto.getRandomValues(new Uint32Array(2));
+  return (high & 0x1fffff) * 2 ** 32 + low;
+}
+
+/** "12345" -> 12345; anything that is not a whole number in 0..2**53-1 -> null. */
+export function parseSeed(text) {
+  const trimmed = String(text ?? "").trim();
+  if (!/^\d{1,16}$/.test(trimmed)) return null;
+  const seed = Number(trimmed);
+  return seed <= MAX_SEED ? seed : null;
+}
+
+/** Today's UTC date, "2026-11-30": the day whose daily deal is played now, wherever the player is. */
+export function todayUtc(now = new Date()) {
+  return now.toISOString().slice(0, 10);
+}
+
+/** "2026-11-30" -> "2026-11-29". */
+export function previousDay(date) {
+  return new Date(Date.parse(`${date}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
+}

@@ -1,0 +1,121 @@
+// The page's entry module: makes each part, joins them through the app's events, loads the engine (whose load
+// engine/start.js began with the page) and opens the menu.
+
+import { loadEngine } from "../engine/loader.js";
+import { startOffline } from "../offline/service-worker.js";
+import { createUpdateBanner } from "../offline/update-banner.js";
+import { createHelp } from "../panels/help.js";
+import { createLoadingPanel } from "../panels/loading.js";
+import { createMenu } from "../panels/menu.js";
+import { showPanels } from "../panels/overlays.js";
+import { createResultPanel } from "../panels/result.js";
+import { createLeaderboard } from "../scores/leaderboard.js";
+import { createActuator } from "../table/actuator.js";
+import { createAnnouncer } from "../table/announcer.js";
+import { createInput } from "../table/input.js";
+import { createSound } from "../table/sound.js";
+import { parseSeed } from "./deals.js";
+import { createAppEvents } from "./events.js";
+import { createGames } from "./games.js";
+import { currentLanguage, missingKeys } from "./i18n.js";
+import { createLanguage } from "./language.js";
+import { setRuleNumbers } from "./rule-numbers.js";
+import { createStorage } from "./storage.js";
+import { exposeToTools } from "./tools.js";
+
+const $ = (id) => document.getElementById(id);
+
+async function boot() {
+  // The app's state and where it is kept; body[data-state] mirrors the phase for the style sheets and tests.
+  const events = createAppEvents();
+  const storage = createStorage();
+  events.on("state", ({ phase }) => {
+    document.body.dataset.state = phase;
+  });
+
+  // The words first: every part draws in the chosen language.
+  await createLanguage({ events, storage, picker: $("language") }).start();
+
+  // The loading panel follows the engine's load from now on.
+  const loading = createLoadingPanel();
+  const engineLoad = loadEngine({ onProgress: loading.showProgress, onPath: loading.showPath });
+
+  // The table, the panels over it, the leaderboard and offline play.
+  const sound = createSound(() => storage.settings().sound);
+  const announcer = createAnnouncer($("announcer"));
+  const actuator = createActuator({ sound, announcer });
+  showPanels({
+    events,
+    panels: { loading: $("loading"), menu: $("menu"), result: $("result") },
+    background: [document.querySelector(".bar"), $("table"), document.querySelector(".controls")],
+    focusOnOpen: { menu: $("menu-title"), result: $("result-title") },
+    playTarget: $("your-pack"),
+  });
+  const help = createHelp({ helpDialog: $("help-dialog"), aboutDialog: $("about-dialog") });
+  events.on("language", help.relabel);
+  const result = createResultPanel();
+  createLeaderboard({ panel: $("leaderboard"), storage, events }).start();
+  startOffline({ events, banner: createUpdateBanner({ element: $("update-banner"), events }) });
+
+  // The engine.
+  let engine;
+  try {
+    engine = await engineLoad;
+  } catch (error) {
+    loading.showError(error);
+    events.setState({ phase: "error" });
+    return;
+  }
+  setRuleNumbers(engine.bridge.rule_numbers());
+
+  // Games, the menu that starts them, and the keys and taps that play them.
+  const games = createGames({ events, storage, bridge: engine.bridge, actuator, result, dealLine: $("deal-line") });
+  const menu = createMenu({
+    events,
+    storage,
+    // Start is a user gesture: audio is set up there (~200 ms on first use), not on the game's first flip.
+    onStart: (choice) => {
+      sound.unlock();
+      games.start(choice);
+    },
+    onResume: () => events.setState({ panel: null }),
+    onSoundChange: (on) => on && sound.unlock(),
+  });
+  const openMenu = () => menu.open({ canResume: games.isRunning() });
+  const isPlaying = () => events.state().phase === "playing" && events.state().panel === null;
+  const toggleMenu = () => {
+    if (help.isOpen()) return; // Escape closes the open dialog (its own cancel), nothing else
+    if (menu.isOpen() && menu.isResumable()) events.setState({ panel: null });
+    else openMenu();
+  };
+
+  createInput({
+    pack: document.querySelector('[data-testid="pack-south"]'),
+    pile: $("pile"),
+    slapButton: $("slap"),
+    isPlaying,
+    onIntent: (intent, time) => {
+      sound.unlock();
+      if (intent === "menu") toggleMenu();
+      else if (isPlaying()) games.act(intent, time);
+    },
+  });
+  $("menu-button").addEventListener("click", openMenu);
+  $("open-help").addEventListener("click", (event) => help.openHelp(event.currentTarget));
+  $("open-about").addEventListener("click", (event) => help.openAbout(event.currentTarget));
+  $("again").addEventListener("click", () => games.start({ mode: "practice" }));
+  $("replay-deal").addEventListener("click", () => games.replayDeal());
+  $("to-menu").addEventListener("click", () => {
+    events.setState({ phase: "ready" });
+    openMenu();
+  });
+  exposeToTools({ games, announcer, missingKeys, language: currentLanguage, engine });
+
+  // Ready: the menu opens, on the deal of ?deal=N if the address names one.
+  const dealParam = parseSeed(new URLSearchParams(location.search).get("deal"));
+  if (dealParam !== null) menu.setDeal(dealParam);
+  events.setState({ phase: "ready" });
+  openMenu();
+}
+
+boot();

@@ -1,0 +1,172 @@
+// Remembers settings, game history, daily scores, the boards seen and the loader's choices in localStorage,
+// falling back to memory where storage is unavailable. The page's one door to localStorage.
+
+import { previousDay } from "./deals.js";
+
+const KEY_SETTINGS = "ewar.settings";
+const KEY_HISTORY = "ewar.history";
+const KEY_SCORES = "ewar.scores"; // {date: the daily's submission record}
+const KEY_BOARDS = "ewar.leaderboards"; // {date: {board, seenAt}}
+const KEY_LOAD_PATH = "ewar.load"; // "snapshot" | "micropip" | "auto": forces the loader's path (tests, tools)
+const KEY_SNAPSHOT_SEEN = "ewar.snapshotLoaded"; // sha256 of the last memory snapshot this browser loaded
+
+export const DEFAULT_SETTINGS = Object.freeze({
+  speed: "normal",
+  sound: true,
+  language: null,
+  lenient: false,
+  mode: "daily",
+});
+const EMPTY_HISTORY = Object.freeze({
+  played: 0,
+  won: 0,
+  bestDaily: null,
+  streak: 0,
+  lastDailyDate: null,
+  daily: null,
+});
+
+function memoryBackend() {
+  const items = new Map();
+  return {
+    getItem: (key) => (items.has(key) ? items.get(key) : null),
+    setItem: (key, value) => {
+      items.set(key, String(value));
+    },
+    removeItem: (key) => {
+      items.delete(key);
+    },
+  };
+}
+
+function localBackend() {
+  try {
+    const store = window.localStorage;
+    const probe = "ewar.probe";
+    store.setItem(probe, "1");
+    store.removeItem(probe);
+    return store;
+  } catch {
+    return memoryBackend();
+  }
+}
+
+function readJson(backend, key, fallback) {
+  try {
+    const text = backend.getItem(key);
+    return text ? { ...fallback, ...JSON.parse(text) } : { ...fallback };
+  } catch {
+    return { ...fallback };
+  }
+}
+
+function writeJson(backend, key, value) {
+  writeText(backend, key, JSON.stringify(value));
+}
+
+function readText(backend, key) {
+  try {
+    return backend.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function writeText(backend, key, text) {
+  try {
+    backend.setItem(key, text);
+  } catch {
+    // Full or blocked storage: the game goes on, only this save is lost.
+  }
+}
+
+let pageBackend = null; // one per page: where localStorage is blocked, every part shares the same memory
+
+function sharedBackend() {
+  pageBackend ??= localBackend();
+  return pageBackend;
+}
+
+export function createStorage(backend = sharedBackend()) {
+  const settings = () => readJson(backend, KEY_SETTINGS, DEFAULT_SETTINGS);
+  const history = () => readJson(backend, KEY_HISTORY, EMPTY_HISTORY);
+
+  function saveSettings(changes) {
+    const next = { ...settings(), ...changes };
+    writeJson(backend, KEY_SETTINGS, next);
+    return next;
+  }
+
+  /** Today's daily record ({date, finished, score, won}) or null when not yet played today. */
+  function dailyRecord(date) {
+    const daily = history().daily;
+    return daily && daily.date === date ? daily : null;
+  }
+
+  /** Starting the scored daily is the day's one attempt, finished or not. */
+  function recordDailyStart(date) {
+    const h = history();
+    const streak = h.lastDailyDate === previousDay(date) ? h.streak + 1 : h.lastDailyDate === date ? h.streak : 1;
+    writeJson(backend, KEY_HISTORY, { ...h, streak, lastDailyDate: date, daily: { date, finished: false } });
+  }
+
+  function recordGame(result, { dailyDate = null } = {}) {
+    const h = history();
+    const next = { ...h, played: h.played + 1, won: h.won + (result.won ? 1 : 0) };
+    if (dailyDate) {
+      next.daily = { date: dailyDate, finished: true, score: result.score, won: result.won };
+      next.bestDaily = h.bestDaily === null ? result.score : Math.max(h.bestDaily, result.score);
+    }
+    writeJson(backend, KEY_HISTORY, next);
+    return next;
+  }
+
+  /** The daily scores' submission records, by date, of the given dates only (older ones are dropped). */
+  function scoreRecords(dates) {
+    return onlyDates(readJson(backend, KEY_SCORES, {}), dates);
+  }
+
+  /** Keeps one day's submission record (rec.date), and the other records of `dates`. */
+  function saveScoreRecord(rec, dates) {
+    writeJson(backend, KEY_SCORES, { ...scoreRecords(dates), [rec.date]: rec });
+  }
+
+  /** The leaderboard last seen for `date` ({board, seenAt}: the server's answer and when), or null. */
+  function keptBoard(date) {
+    return readJson(backend, KEY_BOARDS, {})[date] ?? null;
+  }
+
+  /** Keeps the board just seen for `date`, and the boards of `dates` (older ones are dropped). */
+  function keepBoard(date, board, seenAt, dates) {
+    const boards = onlyDates(readJson(backend, KEY_BOARDS, {}), dates);
+    writeJson(backend, KEY_BOARDS, { ...boards, [date]: { board, seenAt } });
+  }
+
+  /** The loader's path forced by a tool or a test, or null. */
+  function forcedLoadPath() {
+    return readText(backend, KEY_LOAD_PATH);
+  }
+
+  const snapshotSeen = () => readText(backend, KEY_SNAPSHOT_SEEN);
+  const rememberSnapshot = (sha256) => writeText(backend, KEY_SNAPSHOT_SEEN, sha256);
+
+  return {
+    settings,
+    saveSettings,
+    history,
+    dailyRecord,
+    recordDailyStart,
+    recordGame,
+    scoreRecords,
+    saveScoreRecord,
+    keptBoard,
+    keepBoard,
+    forcedLoadPath,
+    snapshotSeen,
+    rememberSnapshot,
+  };
+}
+
+function onlyDates(byDate, dates) {
+  return Object.fromEntries(Object.entries(byDate).filter(([date]) => dates.includes(date)));
+}

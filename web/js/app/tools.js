@@ -1,0 +1,23 @@
+// window.ewar: what tests, benchmarks and the browser's console may ask the page (read-only, plus newGame).
+
+/**
+ * games: the game starter (view, replay, start), announcer: the live region's log. engine: set once loaded.
+ * missingKeys and language come from the page's i18n.
+ */
+export function exposeToTools({ games, announcer, missingKeys, language, engine }) {
+  window.ewar = {
+    view: () => games.view() ?? null,
+    newGame: (options) => games.start(options),
+    replay: () => games.replay() ?? null,
+    missingKeys,
+    announcements: () => announcer.log(),
+    language,
+    engine: {
+      path: engine.path,
+      reason: engine.reason,
+      version: String(engine.bridge.ENGINE_VERSION),
+      buildInfo: engine.buildInfo,
+      installer: engine.installer ?? null,
+    },
+  };
+}

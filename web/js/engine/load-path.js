@@ -1,0 +1,65 @@
+// Which way the engine loads: the build's Pyodide memory snapshot (every ewar module already imported) or plain
+// Pyodide + micropip + the engine wheel, and why. build-info.json names the snapshot ("snapshot": file, size,
+// sha256, pyodide_version, engine_version); the loader uses it only when it matches this runtime and this build,
+// and falls back to micropip on any failure.
+
+import { createStorage } from "../app/storage.js";
+import { pageUrl } from "./downloads.js";
+
+const storage = createStorage();
+const LOAD_CHOICES = ["auto", "snapshot", "micropip"];
+
+/** "auto", unless ?load=snapshot|micropip or the stored setting (storage.forcedLoadPath) forces a path. */
+function requestedPath() {
+  const asked = new URLSearchParams(location.search).get("load") ?? storage.forcedLoadPath();
+  return LOAD_CHOICES.includes(asked) ? asked : "auto";
+}
+
+/**
+ * The snapshot's response if the service worker's cache holds it, else null. (The HTTP cache cannot be asked
+ * quietly: fetch's only-if-cached logs a network error on every miss. A snapshot this browser loaded before is
+ * remembered in localStorage instead, and then most likely comes from its HTTP cache.)
+ */
+async function cachedSnapshot(url) {
+  try {
+    const hit = await globalThis.caches?.match(url);
+    return hit?.ok ? hit : null;
+  } catch {
+    return null; // no Cache Storage here (an insecure context)
+  }
+}
+
+// Where the Network Information API exists (Chromium), downlink is its estimate in Mbps, capped at 10.
+const FAST_DOWNLINK_MBPS = 10;
+
+/** True when the browser estimates at least FAST_DOWNLINK_MBPS and data is not to be saved. */
+function fastConnection() {
+  const connection = navigator.connection;
+  if (!connection || connection.saveData) return false;
+  return connection.effectiveType === "4g" && connection.downlink >= FAST_DOWNLINK_MBPS;
+}
+
+/**
+ * {use, cached, reason}: whether to load from the snapshot (cached: its response, if the worker holds it). The snapshot (~6 MB more than the micropip path, ~2-4 s less Python start-up) is used:
+ * - when the service worker has it (repeat visits, offline), or this browser loaded this very snapshot before
+ *   (so its HTTP cache most likely holds it);
+ * - on a first visit only when the browser estimates a fast connection: below ~15-20 Mbps the extra download
+ *   costs more than the start-up it saves (benchmarks/bench_page.py --throttle); without an estimate (Firefox,
+ *   Safari) the micropip path is the safe choice. After such a first visit the service worker precaches the
+ *   snapshot for the next one.
+ */
+export async function chooseSnapshot(buildInfo) {
+  const snapshot = buildInfo.snapshot;
+  if (!snapshot?.file) return { use: false, reason: "no snapshot in this build" };
+  const asked = requestedPath();
+  if (asked === "micropip") return { use: false, reason: "micropip asked for" };
+  if (snapshot.encoding === "gzip" && typeof DecompressionStream !== "function") {
+    return { use: false, reason: "no DecompressionStream in this browser" };
+  }
+  const cached = await cachedSnapshot(pageUrl(snapshot.file));
+  if (asked === "snapshot") return { use: true, cached, reason: "snapshot asked for" };
+  if (cached) return { use: true, cached, reason: "snapshot in the service worker's cache" };
+  if (storage.snapshotSeen() === snapshot.sha256) return { use: true, cached, reason: "snapshot loaded before" };
+  if (fastConnection()) return { use: true, cached, reason: "fast connection" };
+  return { use: false, reason: "first visit, connection not known to be fast" };
+}

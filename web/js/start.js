@@ -1,5 +1,0 @@
-// Starts loading Pyodide and the engine with the page, before the shell's own modules have arrived and its
-// catalog is read: the shell joins this load (loadEngine) when it is ready to show progress.
-import { startEngineLoad } from "./loader.js";
-
-startEngineLoad();
