@@ -13,6 +13,7 @@
 
 import { StoreBusy } from "./blobs.mjs";
 import {
+  compareQueued,
   emptySummary,
   mergedRank,
   mergeInto,
@@ -183,35 +184,56 @@ export class ScoreStore {
    * of its own); otherwise the record is looked for in the summary, the queue and its place, read afresh if needed.
    */
   async standing(record, { justQueued = false } = {}) {
+    const { rank, total } = await this.#standingWithin(record, { justQueued });
+    return { rank, total };
+  }
+
+  /** standing() and the board read it came from ({ rank, total, snapshot }). */
+  async #standingWithin(record, { justQueued = false } = {}) {
     if (!justQueued) {
       for (const fresh of [false, true]) {
         const snapshot = await this.#snapshot(record.date, { fresh });
         const rank = await this.#rankOf(record, snapshot);
-        if (rank !== null) return { rank, total: snapshot.summary.total + snapshot.pending.length };
+        if (rank !== null) return { rank, total: snapshot.summary.total + snapshot.pending.length, snapshot };
       }
     }
-    const { summary, pending } = await this.#snapshot(record.date);
+    const snapshot = await this.#snapshot(record.date);
+    const { summary, pending } = snapshot;
     const merged = summary.merged.find((entry) => entry.id === record.id);
-    if (merged) return { rank: mergedRank(summary, pending, merged), total: summary.total + pending.length };
+    if (merged) return { rank: mergedRank(summary, pending, merged), total: summary.total + pending.length, snapshot };
     const self = parseQueueKey(queueKey(record.date, record));
     const others = pending.filter((queued) => queued.id !== record.id);
-    return { rank: pendingRank(summary, [...others, self], self), total: summary.total + others.length + 1 };
+    const withSelf = { summary, pending: [...others, self].sort(compareQueued) };
+    return {
+      rank: pendingRank(summary, withSelf.pending, self),
+      total: summary.total + others.length + 1,
+      snapshot: withSelf,
+    };
   }
 
-  /** The board view: { date, entries: top rows, total, you: the caller's row or null, queued: entries not merged }. */
+  /**
+   * The board view: { date, entries: top rows, total, you: the caller's row or null, queued: entries not merged }.
+   * With a caller, the whole view comes from the board read that holds the caller's entry: a player who has just
+   * been answered 201 finds their entry counted in the total and, if it ranks there, among the rows.
+   */
   async view(date, callerId = null) {
-    const snapshot = await this.#snapshot(date);
+    let snapshot = null;
+    let you = null;
+    if (callerId) {
+      const record = await this.find(date, callerId);
+      if (record) {
+        const standing = await this.#standingWithin(record);
+        snapshot = standing.snapshot;
+        you = { rank: standing.rank, ...shownOf(record), you: true, id: record.id };
+      }
+    }
+    snapshot ??= await this.#snapshot(date);
     const { summary, pending } = snapshot;
     const candidates = queuedInTop(summary, pending);
     const bodies = await inParallel(candidates, (queued) => this.#table.read(queued.key));
     const queuedRows = new Map(bodies.filter(Boolean).map((body) => [body.id, body]));
     const rows = topRows(summary, pending, queuedRows);
     const total = summary.total + pending.length;
-    let you = null;
-    if (callerId) {
-      const record = await this.find(date, callerId);
-      if (record) you = { rank: (await this.standing(record)).rank, ...shownOf(record), you: true, id: record.id };
-    }
     const entries = rows.map(({ id, ...row }) => (id === callerId ? { ...row, you: true, id } : row));
     return { date, entries, total, you, queued: pending.length };
   }

@@ -99,6 +99,27 @@ describe("claims", () => {
   });
 });
 
+describe("board reads", () => {
+  test("a reused board read still shows callers their own new entry, in the total and the rows", async () => {
+    const store = new ScoreStore(openStore("reads-cached", server.options), { now, cacheMs: 60_000 });
+    const earlier = record();
+    await store.submit(earlier);
+    assert.equal((await store.view(DATE)).total, 1); // this read is reused for the next minute
+    const mine = record({ score: earlier.score + 100 });
+    await store.submit(mine);
+    assert.deepEqual(await store.standing(mine, { justQueued: true }), { rank: 1, total: 2 });
+    const view = await store.view(DATE, mine.id);
+    assert.deepEqual([view.total, view.you.rank], [2, 1]);
+    assert.deepEqual(
+      view.entries.map((row) => [row.rank, row.name, row.you ?? false]),
+      [
+        [1, mine.name, true],
+        [2, earlier.name, false],
+      ],
+    );
+  });
+});
+
 describe("merges", () => {
   test("four instances submitting and merging at once: every entry once, ranks 1..n", async () => {
     const table = openStore("merges-four", server.options);
