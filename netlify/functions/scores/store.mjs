@@ -77,6 +77,7 @@ export class ScoreStore {
   #cacheMs;
   #cache = new Map();
   #merging = new Map();
+  #finished = new Map(); // date -> the last generation this instance finished (places written, queue keys gone)
   #holder = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 
   /** `table`: a StoreTable (blobs.mjs). `now`: the clock. `cacheMs`: how long a board read may be reused. */
@@ -252,11 +253,12 @@ export class ScoreStore {
   }
 
   async #mergeUnderLease(date) {
-    const lease = await this.#takeLease(date);
-    if (!lease) return 0;
+    const lease = { etag: await this.#takeLease(date), until: this.#now() + LEASE_MS };
+    if (!lease.etag) return 0;
     try {
       let total = 0;
       for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt += 1) {
+        if (!(await this.#keepLease(date, lease))) return total;
         const merged = await this.#mergeOnce(date);
         if (merged !== null) {
           total += merged;
@@ -268,7 +270,9 @@ export class ScoreStore {
       }
       throw new StoreBusy(`the ${date} board stayed busy`);
     } finally {
-      await this.#table.replaceIfMatch(keys.lease(date), { holder: this.#holder, until: 0 }, lease).catch(() => {});
+      await this.#table
+        .replaceIfMatch(keys.lease(date), { holder: this.#holder, until: 0 }, lease.etag)
+        .catch(() => {});
     }
   }
 
@@ -284,8 +288,25 @@ export class ScoreStore {
     return this.#table.replaceIfMatch(key, mine, held.etag);
   }
 
-  /** Records the places of the last merge and clears its queue keys (idempotent; any merger may do it). */
+  /**
+   * Renews `lease` ({ etag, until }) once half of it has run out, so that a long merge keeps it; false when it was
+   * lost meanwhile (another merger took it over after it ran out), and this merger stops.
+   */
+  async #keepLease(date, lease) {
+    if (this.#now() < lease.until - LEASE_MS / 2) return true;
+    const until = this.#now() + LEASE_MS;
+    const etag = await this.#table.replaceIfMatch(keys.lease(date), { holder: this.#holder, until }, lease.etag);
+    if (!etag) return false;
+    Object.assign(lease, { etag, until });
+    return true;
+  }
+
+  /**
+   * Records the places of a merge and clears its queue keys (idempotent; any merger may do it). Skipped when this
+   * instance has finished that very generation already.
+   */
   async #finish(date, summary) {
+    if (this.#finished.get(date) === summary.generation) return;
     await inParallel(summary.merged, (entry) =>
       this.#table.put(keys.place(date, entry.id), {
         generation: summary.generation,
@@ -294,21 +315,29 @@ export class ScoreStore {
       }),
     );
     await inParallel(summary.merged, (entry) => this.#table.remove(entry.key));
+    this.#finished.set(date, summary.generation);
   }
 
   /**
-   * One compare-and-swap round: finish the last merge, read the queue, check each queued entry against its record,
-   * merge a batch. Resolves to how many were merged, or null when another merger committed first.
+   * One compare-and-swap round: finish the last merge, read the queue, check queued entries against their records
+   * in arrival order until a batch is full, merge it. Queued entries whose records are not written yet (their
+   * requests are under way) are passed over, never in the way of later ones. Resolves to how many were merged, or
+   * null when another merger committed first.
    */
   async #mergeOnce(date) {
     const found = await this.#table.readWithEtag(keys.board(date));
     const summary = found?.data ?? emptySummary(date);
     await this.#finish(date, summary);
-    const queued = pendingOf(summary, await this.#table.keys(keys.queue(date)))
-      .sort((a, b) => a.received_at - b.received_at)
-      .slice(0, MERGE_BATCH);
-    const checked = await inParallel(queued, (entry) => this.#checkQueued(date, entry));
-    const records = checked.filter(Boolean);
+    const queued = pendingOf(summary, await this.#table.keys(keys.queue(date))).sort(
+      (a, b) => a.received_at - b.received_at,
+    );
+    const records = [];
+    for (let at = 0; at < queued.length && records.length < MERGE_BATCH; ) {
+      const chunk = queued.slice(at, at + MERGE_BATCH - records.length);
+      at += chunk.length;
+      const checked = await inParallel(chunk, (entry) => this.#checkQueued(date, entry));
+      records.push(...checked.filter(Boolean));
+    }
     if (records.length === 0) return 0;
     const next = mergeInto(summary, records);
     const written = found
