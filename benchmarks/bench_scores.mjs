@@ -22,11 +22,8 @@ const POSTS = 100;
 const GETS = 1000;
 const GET_CONCURRENCY = 50;
 const HTTP_DEADLINE_MS = 300_000;
-// 120 simulated humans (reaction 250-545 ms, flip 250-400 ms): as many different games of one deal.
-const CANDIDATE_PLAYS = Array.from(
-  { length: 120 },
-  (_, at) => `${250 + (at % 60) * 5}:${250 + Math.floor(at / 60) * 150}`,
-);
+// 120 human-like players (tests/players.py: medians 250-545 ms, two seeds each): as many different games of one deal.
+const CANDIDATE_PLAYS = Array.from({ length: 120 }, (_, at) => `${250 + (at % 60) * 5}:${1 + Math.floor(at / 60)}`);
 
 const { values: options } = parseArgs({
   options: { "cold-runs": { type: "string", default: "5" }, json: { type: "boolean", default: false } },
@@ -170,7 +167,7 @@ function printReport(report) {
   };
   console.log(
     `Replay: a ${(game.duration_ms / 1000).toFixed(0)} s daily game, ${game.actions} actions, ` +
-      `score ${game.score} (simulated human ${game.play})`,
+      `score ${game.score} (human-like player ${game.play}, median ms:seed)`,
   );
   console.log("Cold judging (fresh node process: load Pyodide + engine, judge once):");
   line("snapshot", v.snapshot);
@@ -213,7 +210,7 @@ async function main() {
         duration_ms: game.verdict.duration_ms,
         actions: game.replay.actions.length,
         score: game.score,
-        play: `${game.reaction_ms}:${game.flip_ms}`,
+        play: `${game.median_ms}:${game.seed}`,
       },
       verification,
       http: httpReport,

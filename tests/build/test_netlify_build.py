@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import math
-import random
 import re
 import subprocess
 import threading
@@ -20,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from build_module import load_build_module
-from players import play_simulated_human
+from players import play_human_like
 
 from ewar import bridge
 from ewar.game import Game
@@ -74,20 +72,6 @@ class TestNetlifyBuild:
 # The bundled function answers
 
 
-class HumanLikeReactions(dict):
-    """Per-card reaction times drawn lognormal around a median (sigma 0.3), as a person's are."""
-
-    def __init__(self, median_ms: int, seed: int) -> None:
-        super().__init__()
-        self.median_ms = median_ms
-        self.draw = random.Random(seed)
-
-    def get(self, flip_ms, default=None):
-        if flip_ms not in self:
-            self[flip_ms] = max(150, round(self.median_ms * math.exp(self.draw.gauss(0, 0.3))))
-        return self[flip_ms]
-
-
 def judged(record: dict, date: str) -> dict:
     """The engine's verdict on a daily record: the judge when the engine has one, else verify."""
     if hasattr(bridge, "judge_daily"):
@@ -96,11 +80,10 @@ def judged(record: dict, date: str) -> dict:
 
 
 def accepted_daily_record(date: str) -> tuple[dict, int]:
-    """A finished daily game of `date` that the engine accepts, with its score."""
+    """A finished daily game of `date`, played by the human-like player of tests/players.py (the
+    judge must accept it), with its score."""
     for seed in range(20):
-        game = play_simulated_human(
-            Game.daily(date), reaction_ms=600, flip_ms=400, reactions=HumanLikeReactions(600, seed)
-        )
+        game = play_human_like(Game.daily(date), 600, seed)
         record = Replay.of(game).to_dict()
         verdict = judged(record, date)
         if verdict.get("ok"):

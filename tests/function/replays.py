@@ -1,10 +1,15 @@
 """Replays made by the engine in CPython for the scores function's tests and benchmark.
 
-    python tests/function/replays.py --date 2026-11-30 [--plays 450:300 250:300 ...]
+    PYTHONPATH=.:tests python tests/function/replays.py --date 2026-11-30 [--plays 450:1 250:2 ...]
 
-prints JSON: {"engine_version", "plays": [{"reaction_ms", "flip_ms", "replay", "score", "verdict"}...],
-"practice", "unfinished", "tampered", "too_fast", "lost"} -- each a replay record; "verdict" is what the judge
+prints JSON: {"engine_version", "plays": [{"median_ms", "seed", "replay", "score", "verdict"}...], "practice",
+"unfinished", "tampered", "too_fast", "machine", "lost"} -- each a replay record; "verdict" is what the judge
 (``bridge.judge_daily``, the call the function makes) says of a record sent for its date with no score claimed.
+
+Honest games are played by the human-like player of ``tests/players.py`` (``--plays MEDIAN_MS:SEED``), whose
+records the judge must accept. The exact player, which times every slap and flip to the millisecond, makes only
+the records that must be refused: ``too_fast`` (a slap 60 ms after its card: ``impossible_play``) and
+``machine`` (every slap 150 ms after its card, every flip 300 ms into its turn: ``implausible_play``).
 """
 
 from __future__ import annotations
@@ -12,11 +17,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
-sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).resolve().parents[1])]
-
-from players import play_simulated_human
+from players import play_human_like, play_simulated_human
 
 from ewar import bridge
 from ewar.game import Game
@@ -33,25 +35,39 @@ def judged(record: dict, date: str, score: int | None = None) -> dict:
     return json.loads(bridge.judge_daily(json.dumps(record), date, score))
 
 
-def simulated_play(game: Game, reaction_ms: int, flip_ms: int) -> dict:
-    """Play ``game`` with the simulated human; its record, the judge's verdict and the score."""
-    record = Replay.of(
-        play_simulated_human(game, reaction_ms=reaction_ms, flip_ms=flip_ms)
-    ).to_dict()
+def judged_play(game: Game, **about) -> dict:
+    """The record of a finished ``game``, the judge's verdict on it and its score, with ``about`` (who played)."""
+    record = Replay.of(game).to_dict()
     verdict = judged(record, record.get("date") or "")
     score = verdict["score"] if verdict["ok"] else verdict_of(record).get("result", {}).get("score")
-    return {
-        "reaction_ms": reaction_ms,
-        "flip_ms": flip_ms,
-        "replay": record,
-        "score": score,
-        "verdict": verdict,
-    }
+    return {**about, "replay": record, "score": score, "verdict": verdict}
 
 
-def daily_play(date: str, reaction_ms: int, flip_ms: int) -> dict:
-    """A finished daily game of ``date``."""
-    return simulated_play(Game.daily(date), reaction_ms, flip_ms)
+def human_like_play(game: Game, median_ms: int, seed: int) -> dict:
+    """Play ``game`` with the human-like player of median reaction ``median_ms`` and draws ``seed``."""
+    return judged_play(play_human_like(game, median_ms, seed), median_ms=median_ms, seed=seed)
+
+
+def daily_play(date: str, median_ms: int, seed: int) -> dict:
+    """A finished daily game of ``date`` played by a human-like player."""
+    return human_like_play(Game.daily(date), median_ms, seed)
+
+
+def exact_daily_play(date: str, reaction_ms: int, flip_ms: int) -> dict:
+    """A daily game of ``date`` played by the exact player: machine timing, for records that must be refused."""
+    game = play_simulated_human(Game.daily(date), reaction_ms=reaction_ms, flip_ms=flip_ms)
+    return judged_play(game, reaction_ms=reaction_ms, flip_ms=flip_ms)
+
+
+def lost_play(date: str) -> dict:
+    """An honest lost daily game of ``date``: the first slow human-like player (by median, then seed) who loses
+    and is accepted. Every deal has one: a 900-1,500 ms player loses most games."""
+    for median_ms in (900, 1200, 1500):
+        for seed in range(1, 101):
+            play = daily_play(date, median_ms, seed)
+            if play["verdict"]["ok"] and play["verdict"]["won"] is False:
+                return play
+    raise AssertionError(f"no slow human-like player lost the daily of {date}")
 
 
 def unfinished(record: dict) -> dict:
@@ -78,10 +94,11 @@ def shifted(record: dict, index: int, delta_ms: int) -> dict:
 
 
 def play_with_reactions(
-    game: Game, reaction_ms: int, flip_ms: int, overrides: dict[int, int]
+    game: Game, median_ms: int, seed: int, overrides: dict[int, int]
 ) -> tuple[Game, list[dict]]:
-    """The simulated human, reacting ``overrides[flip time]`` ms after chosen flips; the game and its events."""
-    play_simulated_human(game, reaction_ms, flip_ms, overrides)
+    """The human-like player, reacting ``overrides[card time]`` ms after chosen cards; the game and its events.
+    Up to the first chosen card the game is the one the player plays without overrides."""
+    play_human_like(game, median_ms, seed, reactions=overrides)
     return game, game.take_events()
 
 
@@ -96,16 +113,16 @@ def cpu_slap_wins(events: list[dict]) -> list[tuple[int, int]]:
     return wins
 
 
-def race_pairs(date: str, reaction_ms: int, flip_ms: int, limit: int = 3) -> list[dict]:
+def race_pairs(date: str, median_ms: int, seed: int, limit: int = 3) -> list[dict]:
     """Records where one slap ties a computer's slap to the millisecond (ties go to the human) and the
     same record with that slap 1 ms later (the computer wins that pile): a 1 ms change that matters."""
-    _, events = play_with_reactions(Game.daily(date), reaction_ms, flip_ms, {})
+    _, events = play_with_reactions(Game.daily(date), median_ms, seed, {})
     pairs = []
     for card_ms, won_ms in cpu_slap_wins(events):
         if won_ms - card_ms < 100 or len(pairs) >= limit:
             continue
         game, _ = play_with_reactions(
-            Game.daily(date), reaction_ms, flip_ms, {card_ms: won_ms - card_ms}
+            Game.daily(date), median_ms, seed, {card_ms: won_ms - card_ms}
         )
         record = Replay.of(game).to_dict()
         index = next(
@@ -119,8 +136,15 @@ def race_pairs(date: str, reaction_ms: int, flip_ms: int, limit: int = 3) -> lis
 
 
 def parse_play(text: str) -> tuple[int, int]:
-    reaction, _, flip = text.partition(":")
-    return int(reaction), int(flip or 300)
+    """``MEDIAN_MS:SEED`` (the seed defaults to 1)."""
+    median, _, seed = text.partition(":")
+    return int(median), int(seed or 1)
+
+
+def refused_with(play: dict, code: str) -> dict:
+    """``play`` as the tests use it, checked to be refused with ``code``."""
+    assert play["verdict"].get("error", {}).get("code") == code, play["verdict"]
+    return {"replay": play["replay"], "score": play["score"], "verdict": play["verdict"]}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -129,17 +153,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--plays",
         nargs="*",
-        default=["450:300"],
+        default=["450:1"],
         type=parse_play,
-        help="reaction_ms:flip_ms of each simulated daily game",
+        help="median_ms:seed of each human-like player's daily game",
     )
     args = parser.parse_args(argv)
-    plays = [daily_play(args.date, reaction, flip) for reaction, flip in args.plays]
+    plays = [daily_play(args.date, median, seed) for median, seed in args.plays]
     base = plays[0]["replay"]
-    practice = simulated_play(Game(7, mode="practice", speed="normal"), 450, 300)["replay"]
-    too_fast = daily_play(args.date, 60, 300)
-    lost = daily_play(args.date, 900, 500)
-    assert lost["verdict"]["ok"] and lost["verdict"]["won"] is False
+    practice = human_like_play(Game(7, mode="practice", speed="normal"), 450, 1)["replay"]
     print(
         json.dumps(
             {
@@ -148,12 +169,9 @@ def main(argv: list[str] | None = None) -> int:
                 "practice": {"replay": practice},
                 "unfinished": {"replay": unfinished(base)},
                 "tampered": {"replay": tampered(base)},
-                "too_fast": {
-                    "replay": too_fast["replay"],
-                    "score": too_fast["score"],
-                    "verdict": too_fast["verdict"],
-                },
-                "lost": lost,
+                "too_fast": refused_with(exact_daily_play(args.date, 60, 300), "impossible_play"),
+                "machine": refused_with(exact_daily_play(args.date, 150, 300), "implausible_play"),
+                "lost": lost_play(args.date),
             }
         )
     )

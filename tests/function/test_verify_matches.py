@@ -25,8 +25,9 @@ OWN_NODE = (
     ROOT / "node_modules" / ".bin" / "node"
 )  # Node 22 from npm (package.json); the system's may be older
 NODE = str(OWN_NODE) if OWN_NODE.is_file() else shutil.which("node")
-PLAYS = [(250, 300), (450, 300), (300, 250)]
-RACE_PLAYS = [(450, 300), (500, 300), (450, 500), (550, 400)]
+# (median_ms, seed) of human-like players (tests/players.py): honest games the judge accepts.
+PLAYS = [(250, 1), (450, 2), (300, 3)]
+RACE_PLAYS = [(450, 1), (500, 2), (450, 3), (550, 4)]
 
 pytestmark = [
     pytest.mark.slow,
@@ -105,7 +106,7 @@ def one_ms_variants(record: dict) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def originals() -> list[dict]:
-    return [daily_play(today(), reaction, flip) for reaction, flip in PLAYS]
+    return [daily_play(today(), median, seed) for median, seed in PLAYS]
 
 
 def test_engine_records_are_judged_in_the_function_to_the_same_score(originals):
@@ -162,8 +163,8 @@ def check_one_ms_pairs(pairs: list[tuple[dict, dict]]) -> int:
 def test_a_slap_one_millisecond_late_loses_the_race_and_the_old_score():
     pairs = [
         (pair["tie"], pair["late"])
-        for reaction, flip in RACE_PLAYS
-        for pair in race_pairs(today(), reaction, flip)
+        for median, seed in RACE_PLAYS
+        for pair in race_pairs(today(), median, seed)
     ]
     assert len(pairs) >= 3
     assert check_one_ms_pairs(pairs) >= 3

@@ -71,7 +71,7 @@ async function guarded(what, operation) {
   try {
     return await operation();
   } catch (error) {
-    if (error instanceof StoreFault) throw error;
+    if (error instanceof StoreFault || error instanceof StoreBusy) throw error;
     throw new StoreFault(`${what}: ${error.message}`);
   }
 }
@@ -79,7 +79,6 @@ async function guarded(what, operation) {
 /** JSON blobs with the few operations the scores need, each one request, each failure a StoreFault. */
 export class StoreTable {
   #store;
-  #queues = new Map();
 
   constructor(store, name) {
     this.#store = store;
@@ -92,18 +91,23 @@ export class StoreTable {
   }
 
   /**
-   * { data, etag } or null. The local BlobsServer sends no ETag on a read, so there it comes from a listing
-   * (the same value its writes answer).
+   * { data, etag } or null. A server that sends no ETag with a read (BlobsServer itself, unless run through
+   * netlify/local-blobs.mjs) is asked for the ETag in a listing before and after a second read: the read is of the
+   * version that ETag names only when the two agree.
    */
   async readWithEtag(key) {
     return guarded(`read ${key}`, async () => {
       const found = await this.#store.getWithMetadata(key, { type: "json" });
       if (!found || found.data === null) return null;
       if (found.etag) return { data: found.data, etag: found.etag };
-      const { blobs } = await this.#store.list({ prefix: key });
-      const etag = blobs.find((blob) => blob.key === key)?.etag;
-      if (!etag) throw new StoreFault(`read ${key}: no ETag`);
-      return { data: found.data, etag };
+      const listedEtag = async () =>
+        (await this.#store.list({ prefix: key })).blobs.find((blob) => blob.key === key)?.etag;
+      const before = await listedEtag();
+      const again = await this.#store.get(key, { type: "json" });
+      const after = await listedEtag();
+      if (!before || again === null) throw new StoreFault(`read ${key}: no ETag`);
+      if (before !== after) throw new StoreBusy(`read ${key}: it changed while read`);
+      return { data: again, etag: before };
     });
   }
 
@@ -132,30 +136,13 @@ export class StoreTable {
     return guarded(`list ${prefix}`, async () => (await this.#store.list({ prefix })).blobs.map((blob) => blob.key));
   }
 
-  /**
-   * One conditional write. Queued per key inside this process: the local BlobsServer checks a condition and then
-   * renames a file, which is not atomic between two requests of one process (Netlify's store is).
-   */
+  /** One write: the new ETag, or null when its condition failed. */
   async #write(key, value, condition) {
-    return this.#serialize(key, () =>
-      guarded(`write ${key}`, async () => {
-        const result = await this.#store.set(key, JSON.stringify(value), condition);
-        if (result.modified === false) return null;
-        if (!result.etag) throw new StoreFault(`write ${key}: the store answered without an ETag`);
-        return result.etag;
-      }),
-    );
-  }
-
-  async #serialize(key, task) {
-    const previous = this.#queues.get(key) ?? Promise.resolve();
-    const run = previous.then(task);
-    const tail = run.catch(() => {});
-    this.#queues.set(key, tail);
-    try {
-      return await run;
-    } finally {
-      if (this.#queues.get(key) === tail) this.#queues.delete(key);
-    }
+    return guarded(`write ${key}`, async () => {
+      const result = await this.#store.set(key, JSON.stringify(value), condition);
+      if (result.modified === false) return null;
+      if (!result.etag) throw new StoreFault(`write ${key}: the store answered without an ETag`);
+      return result.etag;
+    });
   }
 }

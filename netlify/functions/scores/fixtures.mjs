@@ -18,11 +18,16 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 const PYTHON = process.env.PYTHON ?? "python3";
 const DAY_MS = 86_400_000;
 
-/** Replays played by the simulated human and judged in CPython (tests/function/replays.py). */
-export function pythonReplays(date, plays = ["450:300"]) {
+/**
+ * Daily games played by human-like players ("median_ms:seed" each) and judged in CPython, with the records that
+ * must be refused (tests/function/replays.py). The checkout's own engine and test players come first on the path.
+ */
+export function pythonReplays(date, plays = ["450:1"]) {
   const script = path.join(ROOT, "tests", "function", "replays.py");
+  const pythonPath = [ROOT, path.join(ROOT, "tests"), process.env.PYTHONPATH].filter(Boolean).join(path.delimiter);
   const output = execFileSync(PYTHON, [script, "--date", date, "--plays", ...plays], {
     cwd: ROOT,
+    env: { ...process.env, PYTHONPATH: pythonPath },
     maxBuffer: 64 * 2 ** 20,
     encoding: "utf8",
   });

@@ -25,8 +25,8 @@ import { MAX_BODY_BYTES } from "./submission.mjs";
 
 const NOW = Date.now();
 const DATES = datesAround(NOW);
-// reaction_ms:flip_ms of the simulated human; each a different daily game of the same deal.
-const PLAYS = ["250:300", "300:250", "350:300", "400:300", "450:300"];
+// median_ms:seed of human-like players (tests/players.py); each a different daily game of the same deal.
+const PLAYS = ["250:1", "300:2", "350:3", "400:4", "450:5"];
 
 let todays;
 let yesterdays;
@@ -35,9 +35,9 @@ let api;
 
 before(async () => {
   todays = pythonReplays(DATES.today, PLAYS);
-  yesterdays = pythonReplays(DATES.yesterday, ["300:250"]);
+  yesterdays = pythonReplays(DATES.yesterday, ["300:1"]);
   accepted = todays.plays.filter((play) => play.verdict.ok);
-  assert.ok(accepted.length >= 3, "the judge accepts the simulated human's games");
+  assert.equal(accepted.length, PLAYS.length, "the judge accepts every human-like player's game");
   await sharedTestEngine();
   api = await startTestApi({ nowMs: NOW });
 });
@@ -277,6 +277,11 @@ describe("the judge's refusals are 422 under the judge's codes", () => {
       "a valid slap 60 ms after its card",
       () => ({ replay: todays.too_fast.replay, score: todays.too_fast.score }),
       "impossible_play",
+    ],
+    [
+      "a machine-timed game (every slap 150 ms after its card, every flip 300 ms into its turn)",
+      () => ({ replay: todays.machine.replay, score: todays.machine.score }),
+      "implausible_play",
     ],
   ];
   for (const [what, change, code] of cases) {

@@ -13,6 +13,7 @@
 
 import { StoreBusy } from "./blobs.mjs";
 import {
+  compareQueued,
   emptySummary,
   mergedRank,
   mergeInto,
@@ -76,6 +77,7 @@ export class ScoreStore {
   #cacheMs;
   #cache = new Map();
   #merging = new Map();
+  #finished = new Map(); // date -> the last generation this instance finished (places written, queue keys gone)
   #holder = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 
   /** `table`: a StoreTable (blobs.mjs). `now`: the clock. `cacheMs`: how long a board read may be reused. */
@@ -183,35 +185,56 @@ export class ScoreStore {
    * of its own); otherwise the record is looked for in the summary, the queue and its place, read afresh if needed.
    */
   async standing(record, { justQueued = false } = {}) {
+    const { rank, total } = await this.#standingWithin(record, { justQueued });
+    return { rank, total };
+  }
+
+  /** standing() and the board read it came from ({ rank, total, snapshot }). */
+  async #standingWithin(record, { justQueued = false } = {}) {
     if (!justQueued) {
       for (const fresh of [false, true]) {
         const snapshot = await this.#snapshot(record.date, { fresh });
         const rank = await this.#rankOf(record, snapshot);
-        if (rank !== null) return { rank, total: snapshot.summary.total + snapshot.pending.length };
+        if (rank !== null) return { rank, total: snapshot.summary.total + snapshot.pending.length, snapshot };
       }
     }
-    const { summary, pending } = await this.#snapshot(record.date);
+    const snapshot = await this.#snapshot(record.date);
+    const { summary, pending } = snapshot;
     const merged = summary.merged.find((entry) => entry.id === record.id);
-    if (merged) return { rank: mergedRank(summary, pending, merged), total: summary.total + pending.length };
+    if (merged) return { rank: mergedRank(summary, pending, merged), total: summary.total + pending.length, snapshot };
     const self = parseQueueKey(queueKey(record.date, record));
     const others = pending.filter((queued) => queued.id !== record.id);
-    return { rank: pendingRank(summary, [...others, self], self), total: summary.total + others.length + 1 };
+    const withSelf = { summary, pending: [...others, self].sort(compareQueued) };
+    return {
+      rank: pendingRank(summary, withSelf.pending, self),
+      total: summary.total + others.length + 1,
+      snapshot: withSelf,
+    };
   }
 
-  /** The board view: { date, entries: top rows, total, you: the caller's row or null, queued: entries not merged }. */
+  /**
+   * The board view: { date, entries: top rows, total, you: the caller's row or null, queued: entries not merged }.
+   * With a caller, the whole view comes from the board read that holds the caller's entry: a player who has just
+   * been answered 201 finds their entry counted in the total and, if it ranks there, among the rows.
+   */
   async view(date, callerId = null) {
-    const snapshot = await this.#snapshot(date);
+    let snapshot = null;
+    let you = null;
+    if (callerId) {
+      const record = await this.find(date, callerId);
+      if (record) {
+        const standing = await this.#standingWithin(record);
+        snapshot = standing.snapshot;
+        you = { rank: standing.rank, ...shownOf(record), you: true, id: record.id };
+      }
+    }
+    snapshot ??= await this.#snapshot(date);
     const { summary, pending } = snapshot;
     const candidates = queuedInTop(summary, pending);
     const bodies = await inParallel(candidates, (queued) => this.#table.read(queued.key));
     const queuedRows = new Map(bodies.filter(Boolean).map((body) => [body.id, body]));
     const rows = topRows(summary, pending, queuedRows);
     const total = summary.total + pending.length;
-    let you = null;
-    if (callerId) {
-      const record = await this.find(date, callerId);
-      if (record) you = { rank: (await this.standing(record)).rank, ...shownOf(record), you: true, id: record.id };
-    }
     const entries = rows.map(({ id, ...row }) => (id === callerId ? { ...row, you: true, id } : row));
     return { date, entries, total, you, queued: pending.length };
   }
@@ -230,11 +253,12 @@ export class ScoreStore {
   }
 
   async #mergeUnderLease(date) {
-    const lease = await this.#takeLease(date);
-    if (!lease) return 0;
+    const lease = { etag: await this.#takeLease(date), until: this.#now() + LEASE_MS };
+    if (!lease.etag) return 0;
     try {
       let total = 0;
       for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt += 1) {
+        if (!(await this.#keepLease(date, lease))) return total;
         const merged = await this.#mergeOnce(date);
         if (merged !== null) {
           total += merged;
@@ -246,7 +270,9 @@ export class ScoreStore {
       }
       throw new StoreBusy(`the ${date} board stayed busy`);
     } finally {
-      await this.#table.replaceIfMatch(keys.lease(date), { holder: this.#holder, until: 0 }, lease).catch(() => {});
+      await this.#table
+        .replaceIfMatch(keys.lease(date), { holder: this.#holder, until: 0 }, lease.etag)
+        .catch(() => {});
     }
   }
 
@@ -262,8 +288,25 @@ export class ScoreStore {
     return this.#table.replaceIfMatch(key, mine, held.etag);
   }
 
-  /** Records the places of the last merge and clears its queue keys (idempotent; any merger may do it). */
+  /**
+   * Renews `lease` ({ etag, until }) once half of it has run out, so that a long merge keeps it; false when it was
+   * lost meanwhile (another merger took it over after it ran out), and this merger stops.
+   */
+  async #keepLease(date, lease) {
+    if (this.#now() < lease.until - LEASE_MS / 2) return true;
+    const until = this.#now() + LEASE_MS;
+    const etag = await this.#table.replaceIfMatch(keys.lease(date), { holder: this.#holder, until }, lease.etag);
+    if (!etag) return false;
+    Object.assign(lease, { etag, until });
+    return true;
+  }
+
+  /**
+   * Records the places of a merge and clears its queue keys (idempotent; any merger may do it). Skipped when this
+   * instance has finished that very generation already.
+   */
   async #finish(date, summary) {
+    if (this.#finished.get(date) === summary.generation) return;
     await inParallel(summary.merged, (entry) =>
       this.#table.put(keys.place(date, entry.id), {
         generation: summary.generation,
@@ -272,21 +315,29 @@ export class ScoreStore {
       }),
     );
     await inParallel(summary.merged, (entry) => this.#table.remove(entry.key));
+    this.#finished.set(date, summary.generation);
   }
 
   /**
-   * One compare-and-swap round: finish the last merge, read the queue, check each queued entry against its record,
-   * merge a batch. Resolves to how many were merged, or null when another merger committed first.
+   * One compare-and-swap round: finish the last merge, read the queue, check queued entries against their records
+   * in arrival order until a batch is full, merge it. Queued entries whose records are not written yet (their
+   * requests are under way) are passed over, never in the way of later ones. Resolves to how many were merged, or
+   * null when another merger committed first.
    */
   async #mergeOnce(date) {
     const found = await this.#table.readWithEtag(keys.board(date));
     const summary = found?.data ?? emptySummary(date);
     await this.#finish(date, summary);
-    const queued = pendingOf(summary, await this.#table.keys(keys.queue(date)))
-      .sort((a, b) => a.received_at - b.received_at)
-      .slice(0, MERGE_BATCH);
-    const checked = await inParallel(queued, (entry) => this.#checkQueued(date, entry));
-    const records = checked.filter(Boolean);
+    const queued = pendingOf(summary, await this.#table.keys(keys.queue(date))).sort(
+      (a, b) => a.received_at - b.received_at,
+    );
+    const records = [];
+    for (let at = 0; at < queued.length && records.length < MERGE_BATCH; ) {
+      const chunk = queued.slice(at, at + MERGE_BATCH - records.length);
+      at += chunk.length;
+      const checked = await inParallel(chunk, (entry) => this.#checkQueued(date, entry));
+      records.push(...checked.filter(Boolean));
+    }
     if (records.length === 0) return 0;
     const next = mergeInto(summary, records);
     const written = found

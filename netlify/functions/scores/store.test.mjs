@@ -3,8 +3,8 @@
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
-import { startBlobsServer } from "../../local.mjs";
-import { openStore, storeNameFor } from "./blobs.mjs";
+import { startBlobsServer } from "../../local-blobs.mjs";
+import { openStore, StoreFault, storeNameFor } from "./blobs.mjs";
 import { newDataDir } from "./fixtures.mjs";
 import { lookalikeDigest } from "./lookalike.mjs";
 import { ClaimTaken, ScoreStore, STALE_CLAIM_MS } from "./store.mjs";
@@ -99,7 +99,124 @@ describe("claims", () => {
   });
 });
 
+describe("board reads", () => {
+  test("a reused board read still shows callers their own new entry, in the total and the rows", async () => {
+    const store = new ScoreStore(openStore("reads-cached", server.options), { now, cacheMs: 60_000 });
+    const earlier = record();
+    await store.submit(earlier);
+    assert.equal((await store.view(DATE)).total, 1); // this read is reused for the next minute
+    const mine = record({ score: earlier.score + 100 });
+    await store.submit(mine);
+    assert.deepEqual(await store.standing(mine, { justQueued: true }), { rank: 1, total: 2 });
+    const view = await store.view(DATE, mine.id);
+    assert.deepEqual([view.total, view.you.rank], [2, 1]);
+    assert.deepEqual(
+      view.entries.map((row) => [row.rank, row.name, row.you ?? false]),
+      [
+        [1, mine.name, true],
+        [2, earlier.name, false],
+      ],
+    );
+  });
+});
+
+/**
+ * A fetch for one store instance that, the first time it writes the summary, tells its caller the request timed
+ * out but keeps the request: `forward()` sends it to the server with all but the last byte of its body, and
+ * `release()` sends the rest. So the write reaches the store late and finishes later still, as a write whose
+ * client gave up on it can, in the middle of another instance's merge.
+ */
+function lateSummaryWrite() {
+  let held = null;
+  let onCaught;
+  const trap = {
+    caught: new Promise((resolve) => {
+      onCaught = resolve;
+    }),
+    forward() {
+      const { url, init } = held;
+      const body = new TextEncoder().encode(init.body);
+      const stream = new ReadableStream({
+        start(controller) {
+          controller.enqueue(body.slice(0, -1));
+          trap.release = () => {
+            controller.enqueue(body.slice(-1));
+            controller.close();
+          };
+        },
+      });
+      const { signal, ...rest } = init;
+      trap.landed = fetch(url, { ...rest, body: stream, duplex: "half" }).then((response) => response.status);
+    },
+    fetch: async (url, init = {}) => {
+      const isSummaryWrite = String(init.method).toUpperCase() === "PUT" && String(url).endsWith("/board");
+      if (held || !isSummaryWrite) return fetch(url, init);
+      held = { url, init };
+      onCaught();
+      throw new DOMException("The operation was aborted due to timeout", "TimeoutError");
+    },
+  };
+  return trap;
+}
+
+/** A fetch that calls `onSummaryWrite()` before each summary write it sends (and waits for it), and tells when it was answered. */
+function watchedSummaryWrites(onSummaryWrite) {
+  return async (url, init = {}) => {
+    if (String(init.method).toUpperCase() !== "PUT" || !String(url).endsWith("/board")) return fetch(url, init);
+    const answered = { done: false };
+    await onSummaryWrite(answered);
+    const response = await fetch(url, init);
+    answered.done = true;
+    return response;
+  };
+}
+
+const waitFor = async (condition, ms) => {
+  const until = performance.now() + ms;
+  while (!condition() && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 5));
+};
+
 describe("merges", () => {
+  test("a summary write whose client gave up, landing amid the next merge's write, loses nothing", async () => {
+    const context = "merges-late-write";
+    const trap = lateSummaryWrite();
+    const first = new ScoreStore(openStore(context, { ...server.options, fetch: trap.fetch }), { now, cacheMs: 0 });
+    let raced = false;
+    const second = new ScoreStore(
+      openStore(context, {
+        ...server.options,
+        fetch: watchedSummaryWrites(async (answered) => {
+          if (raced) return;
+          raced = true;
+          // The late write reaches the store just before this one (its condition is checked first), and its body
+          // ends once this one is answered (or after 300 ms if the store keeps this one waiting).
+          trap.forward();
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          waitFor(() => answered.done, 300).then(() => trap.release());
+        }),
+      }),
+      { now, cacheMs: 0 },
+    );
+    const early = Array.from({ length: 4 }, (_, at) => record({ score: 900 - at }));
+    for (const one of early) await first.submit(one);
+    await assert.rejects(first.merge(DATE), StoreFault);
+    await trap.caught;
+    const later = Array.from({ length: 3 }, (_, at) => record({ score: 950 - at * 100 }));
+    for (const one of later) await second.submit(one);
+    await second.merge(DATE);
+    await trap.landed;
+    await second.merge(DATE);
+    const all = [...early, ...later];
+    const view = await second.view(DATE);
+    assert.deepEqual([view.total, view.queued], [all.length, 0], "every entry merged, none lost or counted twice");
+    const truth = [...all].sort((a, b) => b.score - a.score).map((one) => one.id);
+    const ranks = await Promise.all(all.map(async (one) => [(await second.standing(one)).rank, one.id]));
+    assert.deepEqual(
+      ranks.sort((a, b) => a[0] - b[0]).map(([, id]) => id),
+      truth,
+    );
+  });
+
   test("four instances submitting and merging at once: every entry once, ranks 1..n", async () => {
     const table = openStore("merges-four", server.options);
     const instances = Array.from({ length: 4 }, () => new ScoreStore(table, { now, cacheMs: 0 }));
