@@ -217,6 +217,35 @@ describe("merges", () => {
     );
   });
 
+  test("entries whose records are not written yet never hold back later ones, however many", async () => {
+    // The 100,000-submission run's stall: merges took the oldest batch of queued entries and checked them; when
+    // a whole batch's records were not written yet (requests under way, or answered 503 and not retried yet),
+    // nothing was merged and the merge stopped, however many entries stood ready behind them.
+    const context = "merges-unwritten";
+    const failEntryWrites = { on: true };
+    const table = openStore(context, {
+      ...server.options,
+      fetch: (url, init = {}) => {
+        const isEntryWrite = String(init.method).toUpperCase() === "PUT" && String(url).includes("/entries/");
+        if (failEntryWrites.on && isEntryWrite) return Promise.resolve(new Response("down", { status: 500 }));
+        return fetch(url, init);
+      },
+    });
+    const store = new ScoreStore(table, { now, cacheMs: 0, mergeBatch: 3 });
+    const unwritten = Array.from({ length: 7 }, (_, at) => record({ score: 700 + at, received_at: clock + at }));
+    for (const one of unwritten) await assert.rejects(store.submit(one), StoreFault); // queued, record not written
+    failEntryWrites.on = false;
+    const ready = Array.from({ length: 5 }, (_, at) => record({ score: 600 + at, received_at: clock + 100 + at }));
+    for (const one of ready) await store.submit(one);
+    assert.equal(await store.merge(DATE), ready.length, "the ready entries behind a batch of unwritten ones");
+    assert.deepEqual(await Promise.all(ready.map(async (one) => (await store.standing(one)).rank)), [12, 11, 10, 9, 8]);
+    for (const one of unwritten) assert.deepEqual(await store.submit(one), { created: true }); // the retries
+    assert.equal(await store.merge(DATE), unwritten.length);
+    const view = await store.view(DATE);
+    assert.deepEqual([view.total, view.queued], [12, 0]);
+    assert.deepEqual(view.entries.map((row) => row.score).slice(0, 3), [706, 705, 704]);
+  });
+
   test("four instances submitting and merging at once: every entry once, ranks 1..n", async () => {
     const table = openStore("merges-four", server.options);
     const instances = Array.from({ length: 4 }, () => new ScoreStore(table, { now, cacheMs: 0 }));
