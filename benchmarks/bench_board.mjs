@@ -398,7 +398,7 @@ function printReport(report) {
   );
   console.log(
     `Board afterwards: total ${n(report.total)} (lost ${report.lost}); ${n(report.queuedAfterSend)} entries were ` +
-      `still queued when the last answer came, ${report.queuedAtEnd} after the merges; histogram ` +
+      `still queued once the merges started during the run had ended, ${report.queuedAtEnd} at the end; histogram ` +
       `${report.histogramOk ? "equal to the brute-force one" : "WRONG"}; top 50 ${report.topOk ? "right" : "WRONG"}`,
   );
   console.log(
