@@ -7,7 +7,7 @@ import { startBlobsServer } from "../../local-blobs.mjs";
 import { openStore, StoreFault, storeNameFor } from "./blobs.mjs";
 import { newDataDir } from "./fixtures.mjs";
 import { lookalikeDigest } from "./lookalike.mjs";
-import { ClaimTaken, ScoreStore, STALE_CLAIM_MS } from "./store.mjs";
+import { ClaimTaken, LEASE_MS, ScoreStore, STALE_CLAIM_MS } from "./store.mjs";
 
 const DATE = "2026-11-30";
 let server;
@@ -244,6 +244,30 @@ describe("merges", () => {
     const view = await store.view(DATE);
     assert.deepEqual([view.total, view.queued], [12, 0]);
     assert.deepEqual(view.entries.map((row) => row.score).slice(0, 3), [706, 705, 704]);
+  });
+
+  test("a merge of many batches keeps its lease: no second merger starts beside it", async () => {
+    const context = "merges-long";
+    let summaryWrites = 0;
+    let secondMerged = null;
+    const second = new ScoreStore(openStore(context, server.options), { now, cacheMs: 0 });
+    const slow = openStore(context, {
+      ...server.options,
+      fetch: async (url, init = {}) => {
+        if (String(init.method).toUpperCase() === "PUT" && String(url).endsWith("/board")) {
+          summaryWrites += 1;
+          clock += LEASE_MS * 0.6; // each batch takes 12 s: the first lease has run out by the third
+          if (summaryWrites === 3) secondMerged = await second.merge(DATE);
+        }
+        return fetch(url, init);
+      },
+    });
+    const first = new ScoreStore(slow, { now, cacheMs: 0, mergeBatch: 2 });
+    const records = Array.from({ length: 8 }, (_, at) => record({ received_at: clock + at }));
+    for (const one of records) await first.submit(one);
+    assert.equal(await first.merge(DATE), records.length, "the first merger went on to the end");
+    assert.equal(secondMerged, 0, "the second found the lease held");
+    assert.deepEqual(await first.view(DATE).then((view) => [view.total, view.queued]), [8, 0]);
   });
 
   test("four instances submitting and merging at once: every entry once, ranks 1..n", async () => {
