@@ -312,7 +312,7 @@ export async function measureBoard({
 /** Two small line charts, one above the other: latency p50 and p99, and Blobs requests per submission, per tenth. */
 export function chartSvg(report) {
   const width = 640;
-  const panel = { height: 220, left: 56, right: 16, top: 40, bottom: 36 };
+  const panel = { height: 220, left: 56, right: 32, top: 40, bottom: 36 };
   const height = panel.height * 2 + 10;
   const x = (at) => panel.left + (at / report.count) * (width - panel.left - panel.right);
   const plot = (top, title, series, maxY, format) => {
@@ -398,7 +398,7 @@ function printReport(report) {
   );
   console.log(
     `Board afterwards: total ${n(report.total)} (lost ${report.lost}); ${n(report.queuedAfterSend)} entries were ` +
-      `still queued when the last answer came, ${report.queuedAtEnd} after the merges; histogram ` +
+      `still queued once the merges started during the run had ended, ${report.queuedAtEnd} at the end; histogram ` +
       `${report.histogramOk ? "equal to the brute-force one" : "WRONG"}; top 50 ${report.topOk ? "right" : "WRONG"}`,
   );
   console.log(

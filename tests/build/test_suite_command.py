@@ -91,6 +91,33 @@ def test_node_tests_are_found_under_netlify_and_tests_outside_node_modules(tmp_p
     ]
 
 
+NODE_TESTS = {
+    "passing": 'import { describe, test } from "node:test";\ndescribe("s", () => { test("t", () => {}); });\n',
+    "failing_describe_hook": (
+        'import { after, describe, test } from "node:test";\n'
+        'describe("s", () => { after(() => { throw new Error("hook"); }); test("t", () => {}); });\n'
+    ),
+    "failing_test": 'import { test } from "node:test";\ntest("t", () => { throw new Error("no"); });\n',
+    "failing_todo": 'import { test } from "node:test";\ntest("t", { todo: true }, () => { throw new Error("later"); });\n',
+}
+
+
+@pytest.mark.parametrize(
+    ("case", "passes"),
+    [
+        ("passing", True),
+        ("failing_describe_hook", False),
+        ("failing_test", False),
+        ("failing_todo", True),
+    ],
+)
+def test_node_tests_fail_the_command_when_a_test_or_a_hook_fails(tmp_path, case, passes):
+    # node --test itself exits 0 when a describe() block's hook fails (nodejs/node#58687).
+    test_file = tmp_path / f"{case}.test.mjs"
+    test_file.write_text(NODE_TESTS[case])
+    assert suite.node_tests_pass(ROOT, [str(test_file)]) is passes
+
+
 class TestChromium:
     def test_a_chosen_executable_that_does_not_exist_is_refused(self, monkeypatch, tmp_path):
         monkeypatch.setenv("EWAR_CHROMIUM", str(tmp_path / "no-chromium"))

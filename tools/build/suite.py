@@ -7,8 +7,10 @@ browser (give pytest your own -m to choose otherwise).
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
+import tempfile
 import tomllib
 from pathlib import Path
 
@@ -44,7 +46,15 @@ def install_test_requirements(root: Path) -> None:
     """pip installs (or finds already installed) the test requirements, and only them: several
     checkouts may share this Python, and pytest imports each checkout's own ewar (pyproject's
     pythonpath), so the project itself is never installed here."""
-    command = [sys.executable, "-m", "pip", "install", "--quiet", "--root-user-action=ignore", *test_requirements(root)]
+    command = [
+        sys.executable,
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--root-user-action=ignore",
+        *test_requirements(root),
+    ]
     done = subprocess.run(command, check=False, cwd=root, env={**os.environ, **QUIET_PIP})
     if done.returncode != 0:
         raise BuildError(f"pip could not install the test requirements: {' '.join(command[4:])}")
@@ -77,6 +87,41 @@ def node_test_files(root: Path) -> list[Path]:
     return sorted(found)
 
 
+# A failed test or hook in TAP, at any depth, unless marked TODO or SKIP.
+FAILED_TAP_LINE = re.compile(
+    r"^\s*not ok \d+(?!.*#\s*(?:TODO|SKIP)\b)", re.MULTILINE | re.IGNORECASE
+)
+
+
+def node_tests_pass(root: Path, files: list[str], env: dict[str, str] | None = None) -> bool:
+    """Runs node --test on `files` (spec report on stdout); true only if nothing failed.
+
+    node --test exits 0 when a hook of a describe() block fails (nodejs/node#58687), so the run's
+    TAP report, written aside, is read too: any failed line in it fails the run.
+    """
+    with tempfile.TemporaryDirectory(prefix="ewar-node-test-") as folder:
+        tap = Path(folder) / "report.tap"
+        command = [
+            str(project_node(root)),
+            "--test",
+            "--test-reporter=spec",
+            "--test-reporter-destination=stdout",
+            "--test-reporter=tap",
+            f"--test-reporter-destination={tap}",
+            *files,
+        ]
+        exit_code = subprocess.run(command, check=False, cwd=root, env=env).returncode
+        failed_lines = (
+            FAILED_TAP_LINE.findall(tap.read_text()) if tap.is_file() else ["(no TAP report)"]
+        )
+    if exit_code == 0 and failed_lines:
+        print(
+            f"node --test exited 0 but reported {len(failed_lines)} failure(s) (a hook?)",
+            file=sys.stderr,
+        )
+    return exit_code == 0 and not failed_lines
+
+
 def pytest_arguments(args: list[str]) -> tuple[bool, list[str]]:
     """(engine only?, pytest's arguments) for the test command's arguments."""
     engine_only = "--engine" in args
@@ -99,7 +144,9 @@ def run_suite(root: Path, args: list[str], build) -> int:
         env["EWAR_CHROMIUM"] = chromium_for_tests()
         build()
         failures += run_linters(root, js_lint_commands(root))
-    pytest = subprocess.run([sys.executable, "-m", "pytest", *pytest_args], check=False, cwd=root, env=env)
+    pytest = subprocess.run(
+        [sys.executable, "-m", "pytest", *pytest_args], check=False, cwd=root, env=env
+    )
     if pytest.returncode == 5:
         print("pytest collected no tests: that is a failure", file=sys.stderr)
     if pytest.returncode != 0:
@@ -108,7 +155,7 @@ def run_suite(root: Path, args: list[str], build) -> int:
         files = [path.relative_to(root).as_posix() for path in node_test_files(root)]
         if not files:
             failures.append("node --test (no *.test.mjs found)")
-        elif subprocess.run([str(project_node(root)), "--test", *files], check=False, cwd=root, env=env).returncode:
+        elif not node_tests_pass(root, files, env):
             failures.append("node --test")
     if failures:
         print("build.py test FAILED: " + ", ".join(failures), file=sys.stderr)

@@ -75,16 +75,21 @@ export class ScoreStore {
   #table;
   #now;
   #cacheMs;
+  #mergeBatch;
   #cache = new Map();
   #merging = new Map();
   #finished = new Map(); // date -> the last generation this instance finished (places written, queue keys gone)
   #holder = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 
-  /** `table`: a StoreTable (blobs.mjs). `now`: the clock. `cacheMs`: how long a board read may be reused. */
-  constructor(table, { now = Date.now, cacheMs = 1000 } = {}) {
+  /**
+   * `table`: a StoreTable (blobs.mjs). `now`: the clock. `cacheMs`: how long a board read may be reused.
+   * `mergeBatch`: entries one merge takes at most (MERGE_BATCH; tests make it small).
+   */
+  constructor(table, { now = Date.now, cacheMs = 1000, mergeBatch = MERGE_BATCH } = {}) {
     this.#table = table;
     this.#now = now;
     this.#cacheMs = cacheMs;
+    this.#mergeBatch = mergeBatch;
   }
 
   /** The stored record of a submission id, or null. */
@@ -262,7 +267,7 @@ export class ScoreStore {
         const merged = await this.#mergeOnce(date);
         if (merged !== null) {
           total += merged;
-          if (merged < MERGE_BATCH) return total;
+          if (merged < this.#mergeBatch) return total;
           attempt = -1; // a full batch: go on with the rest of the queue
         } else {
           await sleep(Math.random() * 50 * (attempt + 1));
@@ -332,8 +337,8 @@ export class ScoreStore {
       (a, b) => a.received_at - b.received_at,
     );
     const records = [];
-    for (let at = 0; at < queued.length && records.length < MERGE_BATCH; ) {
-      const chunk = queued.slice(at, at + MERGE_BATCH - records.length);
+    for (let at = 0; at < queued.length && records.length < this.#mergeBatch; ) {
+      const chunk = queued.slice(at, at + this.#mergeBatch - records.length);
       at += chunk.length;
       const checked = await inParallel(chunk, (entry) => this.#checkQueued(date, entry));
       records.push(...checked.filter(Boolean));

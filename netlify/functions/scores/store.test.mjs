@@ -7,7 +7,7 @@ import { startBlobsServer } from "../../local-blobs.mjs";
 import { openStore, StoreFault, storeNameFor } from "./blobs.mjs";
 import { newDataDir } from "./fixtures.mjs";
 import { lookalikeDigest } from "./lookalike.mjs";
-import { ClaimTaken, ScoreStore, STALE_CLAIM_MS } from "./store.mjs";
+import { ClaimTaken, LEASE_MS, ScoreStore, STALE_CLAIM_MS } from "./store.mjs";
 
 const DATE = "2026-11-30";
 let server;
@@ -215,6 +215,59 @@ describe("merges", () => {
       ranks.sort((a, b) => a[0] - b[0]).map(([, id]) => id),
       truth,
     );
+  });
+
+  test("entries whose records are not written yet never hold back later ones, however many", async () => {
+    // The 100,000-submission run's stall: merges took the oldest batch of queued entries and checked them; when
+    // a whole batch's records were not written yet (requests under way, or answered 503 and not retried yet),
+    // nothing was merged and the merge stopped, however many entries stood ready behind them.
+    const context = "merges-unwritten";
+    const failEntryWrites = { on: true };
+    const table = openStore(context, {
+      ...server.options,
+      fetch: (url, init = {}) => {
+        const isEntryWrite = String(init.method).toUpperCase() === "PUT" && String(url).includes("/entries/");
+        if (failEntryWrites.on && isEntryWrite) return Promise.resolve(new Response("down", { status: 500 }));
+        return fetch(url, init);
+      },
+    });
+    const store = new ScoreStore(table, { now, cacheMs: 0, mergeBatch: 3 });
+    const unwritten = Array.from({ length: 7 }, (_, at) => record({ score: 700 + at, received_at: clock + at }));
+    for (const one of unwritten) await assert.rejects(store.submit(one), StoreFault); // queued, record not written
+    failEntryWrites.on = false;
+    const ready = Array.from({ length: 5 }, (_, at) => record({ score: 600 + at, received_at: clock + 100 + at }));
+    for (const one of ready) await store.submit(one);
+    assert.equal(await store.merge(DATE), ready.length, "the ready entries behind a batch of unwritten ones");
+    assert.deepEqual(await Promise.all(ready.map(async (one) => (await store.standing(one)).rank)), [12, 11, 10, 9, 8]);
+    for (const one of unwritten) assert.deepEqual(await store.submit(one), { created: true }); // the retries
+    assert.equal(await store.merge(DATE), unwritten.length);
+    const view = await store.view(DATE);
+    assert.deepEqual([view.total, view.queued], [12, 0]);
+    assert.deepEqual(view.entries.map((row) => row.score).slice(0, 3), [706, 705, 704]);
+  });
+
+  test("a merge of many batches keeps its lease: no second merger starts beside it", async () => {
+    const context = "merges-long";
+    let summaryWrites = 0;
+    let secondMerged = null;
+    const second = new ScoreStore(openStore(context, server.options), { now, cacheMs: 0 });
+    const slow = openStore(context, {
+      ...server.options,
+      fetch: async (url, init = {}) => {
+        if (String(init.method).toUpperCase() === "PUT" && String(url).endsWith("/board")) {
+          summaryWrites += 1;
+          clock += LEASE_MS * 0.6; // each batch takes 12 s: the first lease has run out by the third
+          if (summaryWrites === 3) secondMerged = await second.merge(DATE);
+        }
+        return fetch(url, init);
+      },
+    });
+    const first = new ScoreStore(slow, { now, cacheMs: 0, mergeBatch: 2 });
+    const records = Array.from({ length: 8 }, (_, at) => record({ received_at: clock + at }));
+    for (const one of records) await first.submit(one);
+    assert.equal(await first.merge(DATE), records.length, "the first merger went on to the end");
+    assert.equal(secondMerged, 0, "the second found the lease held");
+    assert.deepEqual(await first.view(DATE).then((view) => [view.total, view.queued]), [8, 0]);
   });
 
   test("four instances submitting and merging at once: every entry once, ranks 1..n", async () => {
