@@ -1,5 +1,5 @@
 """The score judge's plausibility model: whole-game rules that tell machine-timed play from a
-person's. Its numbers, how they were measured and its limit are in docs/engine.md ("The score
+person's. Its numbers, how they were measured and its limit are in docs/scores.md ("The score
 judge"); ``benchmarks/engine_judge.py`` measures it against honest players and bots.
 
 A person's slaps vary from one to the next and their flips too; a machine's need not. So
