@@ -1,0 +1,169 @@
+"""The table, the menu and the result in every language at a phone's and a desktop's size: messages keep off the
+deal line, the flip hint is readable (14 px or more), beside the pack rather than on it, and names what this
+screen takes (a tap on a touch screen, a key elsewhere); a seat's name and count share one line; the result's
+buttons show without scrolling; nothing overlaps. Screenshots of each go to EWAR_SHOTS (default /tmp/shots), to
+look at."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from a11ykit import catalog
+from pagedriver import (
+    advance,
+    lose_by_wrong_slaps,
+    open_menu,
+    run_until,
+    start_from_menu,
+    switch_language,
+    wait_ready,
+)
+
+LANGUAGES = ["en", "fr", "ko", "vi", "ur"]
+PHONE, DESKTOP = (390, 844), (1280, 800)
+SHOTS = Path(os.environ.get("EWAR_SHOTS", "/tmp/shots"))
+HINT_MIN_PX = 14
+
+# What is written on the table: no two of these may overlap (a message over the deal line, a label under a pile).
+LABELS = [
+    ".bar .title",
+    ".stats",
+    "[data-testid=menu]",
+    ".seat",
+    "[data-testid=pile]",
+    ".pile-info",
+    ".turn",
+    ".challenge",
+    "[data-testid=toast]",
+    "[data-testid=deal-line]",
+    "[data-testid=slap]",
+]
+RESULT_BUTTONS = ["[data-testid=again]", "[data-testid=replay-deal]", "[data-testid=to-menu]"]
+
+BOXES = """
+(selectors) => selectors.flatMap((selector) => [...document.querySelectorAll(selector)].map((el, index) => {
+  const r = el.getBoundingClientRect();
+  return { name: `${selector}#${index}`, left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+}))
+"""
+# Each seat's name and count: their line boxes (one each when they do not wrap), as [top, bottom].
+SEAT_LINES = """
+() => [...document.querySelectorAll('.seat')].map((seat) => {
+  const lines = (el) => [...el.getClientRects()].map((r) => [r.top, r.bottom]);
+  return { seat: seat.dataset.seat, name: lines(seat.querySelector('.seat-name')),
+           count: lines(seat.querySelector('.seat-count')) };
+})
+"""
+# A button shows when it is inside the window and nothing is drawn over its middle.
+IN_SIGHT = """
+(selector) => {
+  const button = document.querySelector(selector);
+  const r = button.getBoundingClientRect();
+  const inside = r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  return inside && button.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));
+}
+"""
+
+
+def overlaps(a: dict, b: dict) -> bool:
+    return (
+        a["left"] < b["right"] - 1
+        and b["left"] < a["right"] - 1
+        and a["top"] < b["bottom"] - 1
+        and b["top"] < a["bottom"] - 1
+    )
+
+
+def overlapping(page, selectors: list[str]) -> list[tuple[str, str]]:
+    boxes = page.evaluate(BOXES, selectors)
+    return [
+        (a["name"], b["name"])
+        for i, a in enumerate(boxes)
+        for b in boxes[i + 1 :]
+        if overlaps(a, b)
+    ]
+
+
+def outside(page, selectors: list[str]) -> list[str]:
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    return [
+        box["name"]
+        for box in page.evaluate(BOXES, selectors)
+        if box["left"] < -0.5
+        or box["top"] < -0.5
+        or box["right"] > width + 0.5
+        or box["bottom"] > height + 0.5
+    ]
+
+
+def check_table(page, lang: str) -> None:
+    assert overlapping(page, LABELS) == []
+    assert outside(page, LABELS) == []
+    for seat in page.evaluate(SEAT_LINES):
+        assert len(seat["name"]) == len(seat["count"]) == 1, (lang, seat)
+        (name_top, name_bottom), (count_top, count_bottom) = seat["name"][0], seat["count"][0]
+        middle = (count_top + count_bottom) / 2
+        assert name_top < middle < name_bottom, ("not on one line", lang, seat)
+    hint = page.locator("[data-testid=flip-hint]")
+    hint.wait_for(state="visible")  # it fades in, in wall time
+    assert overlapping(page, ["[data-testid=flip-hint]", "#your-pack", ".seat-south .seat-info"]) == []
+    assert hint.inner_text() == catalog(lang)["table.flipHintKeys"]
+    assert (
+        page.evaluate(
+            "parseFloat(getComputedStyle(document.querySelector('[data-testid=flip-hint]')).fontSize)"
+        )
+        >= HINT_MIN_PX
+    )
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+
+
+def shoot(page, name: str) -> None:
+    size = page.viewport_size
+    page.screenshot(path=str(SHOTS / f"{name}-{size['width']}x{size['height']}.png"))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_menu_table_and_result_in_every_language(shared_page, lang: str) -> None:
+    page = shared_page
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    switch_language(page, lang)
+    for size in (PHONE, DESKTOP):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        open_menu(page)
+        shoot(page, f"{lang}-menu")
+
+    start_from_menu(page, speed="slow", deal=31)
+    run_until(page, "window.ewar.view().your_turn")
+    page.keyboard.press(" ")  # a wrong slap: a message in the toast, above the deal line
+    advance(page, 300)
+    for size in (DESKTOP, PHONE):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        advance(page)
+        assert page.is_visible("[data-testid=toast].show")
+        check_table(page, lang)
+        shoot(page, f"{lang}-play")
+
+    lose_by_wrong_slaps(page)
+    advance(page, 500)
+    for size in (PHONE, DESKTOP):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        advance(page)
+        for button in RESULT_BUTTONS:
+            assert page.evaluate(IN_SIGHT, button), (lang, size, button)
+        shoot(page, f"{lang}-result")
+
+
+def test_a_touch_screen_is_told_to_tap(new_context) -> None:
+    page = new_context(
+        has_touch=True, is_mobile=True, viewport={"width": 390, "height": 844}
+    ).new_page()
+    page.goto("/")
+    wait_ready(page)
+    assert page.evaluate("matchMedia('(pointer: coarse)').matches")
+    start_from_menu(page, speed="slow", deal=31)
+    run_until(page, "window.ewar.view().your_turn")
+    page.wait_for_selector("[data-testid=flip-hint]", state="visible")  # it fades in, in wall time
+    assert page.inner_text("[data-testid=flip-hint]") == catalog("en")["table.flipHintTouch"]
+    assert overlapping(page, ["[data-testid=flip-hint]", "#your-pack"]) == []
