@@ -108,7 +108,9 @@ def check_table(page, lang: str) -> None:
         assert name_top < middle < name_bottom, ("not on one line", lang, seat)
     hint = page.locator("[data-testid=flip-hint]")
     hint.wait_for(state="visible")  # it fades in, in wall time
-    assert overlapping(page, ["[data-testid=flip-hint]", "#your-pack", ".seat-south .seat-info"]) == []
+    assert (
+        overlapping(page, ["[data-testid=flip-hint]", "#your-pack", ".seat-south .seat-info"]) == []
+    )
     assert hint.inner_text() == catalog(lang)["table.flipHintKeys"]
     assert (
         page.evaluate(
@@ -167,3 +169,50 @@ def test_a_touch_screen_is_told_to_tap(new_context) -> None:
     page.wait_for_selector("[data-testid=flip-hint]", state="visible")  # it fades in, in wall time
     assert page.inner_text("[data-testid=flip-hint]") == catalog("en")["table.flipHintTouch"]
     assert overlapping(page, ["[data-testid=flip-hint]", "#your-pack"]) == []
+
+
+LOADING_WORDS = ["loading.title", "loading.runtime", "loading.micropip", "loading.engine"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_loading_screen_speaks_of_the_game(lang: str) -> None:
+    for key in LOADING_WORDS:
+        text = catalog(lang)[key].lower()
+        assert not any(word in text for word in ("python", "pyodide", "package", "runtime")), (
+            lang,
+            key,
+        )
+
+
+def test_the_loading_screen_covers_no_seat_and_the_header_names_the_game(page) -> None:
+    held = []  # the engine's load waits on build-info.json: the loading screen stays
+    page.route("**/build-info.json", lambda route: held.append(route))
+    page.goto("/", wait_until="commit")
+    page.wait_for_selector("[role=progressbar]", state="visible")
+    for width, height in (PHONE, DESKTOP, (360, 640)):
+        page.set_viewport_size({"width": width, "height": height})
+        assert overlapping(page, ["#loading .panel", ".seat"]) == [], (width, height)
+        assert overlapping(page, [".bar .title", ".stats", "[data-testid=menu]"]) == []
+        assert outside(page, [".bar .title", ".stats", "[data-testid=menu]"]) == []
+        assert page.is_visible(".bar .title")
+        assert page.inner_text(".bar .title") == "Egyptian War"
+        shoot(page, "loading")
+    assert "Python" not in page.inner_text("#loading")
+    for route in held:
+        route.continue_()
+    page.unroute("**/build-info.json")
+    wait_ready(page)
+
+
+def test_a_daily_result_with_its_board_keeps_its_buttons_in_sight(page) -> None:
+    page.goto("/")
+    wait_ready(page)
+    start_from_menu(page, mode="daily")
+    lose_by_wrong_slaps(page)
+    page.wait_for_selector("[data-testid=result] [data-testid=leaderboard]", state="visible")
+    for width, height in (PHONE, DESKTOP, (360, 640)):
+        page.set_viewport_size({"width": width, "height": height})
+        advance(page)
+        for button in RESULT_BUTTONS:
+            assert page.evaluate(IN_SIGHT, button), (width, height, button)
+        shoot(page, "daily-result")
