@@ -13,6 +13,7 @@ import pytest
 from a11ykit import catalog
 from pagedriver import (
     advance,
+    freeze_time,
     lose_by_wrong_slaps,
     open_menu,
     run_until,
@@ -216,3 +217,39 @@ def test_a_daily_result_with_its_board_keeps_its_buttons_in_sight(page) -> None:
         for button in RESULT_BUTTONS:
             assert page.evaluate(IN_SIGHT, button), (width, height, button)
         shoot(page, "daily-result")
+
+
+# Messages A, B and C 100 ms apart on a message line of its own (showMs 1000, readMs 500, one waiting): what it
+# says at each moment of test time.
+MESSAGE_LINE = """
+async () => {
+  const { createMessageLine } = await import("./js/table/message-line.js");
+  const element = document.createElement("p");
+  const line = createMessageLine(element, { showMs: 1000, readMs: 500, waiting: 1 });
+  window.__line = { element, line };
+}
+"""
+SAYS = "() => window.__line.element.classList.contains('show') ? window.__line.element.textContent : null"
+
+
+def test_a_message_is_not_replaced_before_it_can_be_read(page) -> None:
+    page.goto("/")
+    wait_ready(page)
+    freeze_time(page)
+    page.evaluate(MESSAGE_LINE)
+    said = []
+    for moment_ms, new in [
+        (0, "A"),
+        (100, "B"),
+        (100, "C"),
+        (250, None),
+        (100, None),
+        (400, None),
+        (1000, None),
+    ]:
+        advance(page, moment_ms)
+        if new:
+            page.evaluate("(text) => window.__line.line.show(text)", new)
+        said.append(page.evaluate(SAYS))
+    # A stays its 500 ms although B and C came; B was dropped for C (one may wait); C stays its full second.
+    assert said == ["A", "A", "A", "A", "C", "C", None]
