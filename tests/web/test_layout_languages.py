@@ -253,3 +253,37 @@ def test_a_message_is_not_replaced_before_it_can_be_read(page) -> None:
         said.append(page.evaluate(SAYS))
     # A stays its 500 ms although B and C came; B was dropped for C (one may wait); C stays its full second.
     assert said == ["A", "A", "A", "A", "C", "C", None]
+
+
+# The pile on its way to North (a copy of its cards, as the table sends it), stopped where its top card crosses
+# North's name and count; what is on show there must still be them.
+PILE_OVER_NORTH = """
+() => {
+  const pile = document.getElementById("pile");
+  const flying = document.getElementById("pile-cards").cloneNode(true);
+  flying.removeAttribute("id");
+  flying.classList.add("flying-test");
+  flying.style.pointerEvents = "none";
+  pile.append(flying);
+  const label = document.querySelector(".seat-north .seat-info").getBoundingClientRect();
+  const top = flying.lastElementChild.getBoundingClientRect();
+  const [x, y] = [label.left + label.width / 2 - (top.left + top.width / 2), label.top - 20 - top.top];
+  flying.style.translate = `${x}px ${y}px`;
+  return flying.querySelectorAll(".card").length;
+}
+"""
+
+
+def test_the_pile_flies_under_norths_name_not_over_it(shared_page) -> None:
+    page = shared_page
+    switch_language(page, "en")
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    start_from_menu(page, speed="slow", deal=31)
+    run_until(page, "window.ewar.view().pile.size >= 2")
+    box = page.locator(".seat-north .seat-info").bounding_box()
+    # the plate's text, without its rounded corners (which show what is behind them)
+    plate = {"x": box["x"] + 8, "y": box["y"], "width": box["width"] - 16, "height": box["height"]}
+    before = page.screenshot(clip=plate, animations="disabled")
+    assert page.evaluate(PILE_OVER_NORTH) >= 2
+    assert page.screenshot(clip=plate, animations="disabled") == before
+    page.evaluate("document.querySelector('.flying-test').remove()")
