@@ -1,6 +1,7 @@
 """Plays today's daily on the page as a person would, so that the scores function's judge takes the record: each
 reaction to a Double or Sandwich and each flip delay is drawn from tests/players.py's human-like model (lognormal
-around its median, about one pattern in ten missed), from a seeded stream, so a seed always gives the same game.
+around its median, about one pattern in ten missed), from a seeded stream: on the same deal, a seed always plays
+the same game.
 
 A daily at normal speed runs for minutes of game time; after a short stretch of real play the person gives up
 the quick way, with wrong slaps at uneven moments until out of cards and eliminated: a finished, real loss.

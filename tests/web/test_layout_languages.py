@@ -23,7 +23,7 @@ from pagedriver import (
 )
 
 LANGUAGES = ["en", "fr", "ko", "vi", "ur"]
-PHONE, DESKTOP = (390, 844), (1280, 800)
+PHONE, DESKTOP, SMALL_PHONE = (390, 844), (1280, 800), (360, 640)
 SHOTS = Path(os.environ.get("EWAR_SHOTS", "/tmp/shots"))
 HINT_MIN_PX = 14
 
@@ -41,6 +41,9 @@ LABELS = [
     "[data-testid=deal-line]",
     "[data-testid=slap]",
 ]
+WIDTHS = (
+    "(selectors) => selectors.map((s) => document.querySelector(s).getBoundingClientRect().width)"
+)
 MENU_FITS = "() => { const p = document.querySelector('#menu .panel'); return p.scrollWidth <= p.clientWidth; }"
 RESULT_BUTTONS = ["[data-testid=again]", "[data-testid=replay-deal]", "[data-testid=to-menu]"]
 
@@ -143,11 +146,16 @@ def test_menu_table_and_result_in_every_language(shared_page, lang: str) -> None
     run_until(page, "window.ewar.view().your_turn")
     page.keyboard.press(" ")  # a wrong slap: a message in the toast, above the deal line
     advance(page, 300)
-    for size in (DESKTOP, PHONE):
+    for size in (DESKTOP, SMALL_PHONE, PHONE):
         page.set_viewport_size({"width": size[0], "height": size[1]})
         advance(page)
         assert page.is_visible("[data-testid=toast].show")
         check_table(page, lang)
+        if size == DESKTOP:  # the table uses a desktop's room: cards and packs grow with it
+            widths = page.evaluate(
+                WIDTHS, [".pile-cards .card", ".seat-west .pack", ".seat-north .pack"]
+            )
+            assert widths[0] >= 140 and widths[1] >= 100 and widths[2] >= 76, widths
         shoot(page, f"{lang}-play")
 
     lose_by_wrong_slaps(page)
@@ -177,7 +185,7 @@ def test_a_daily_on_a_touch_phone_says_tap_and_its_result_keeps_its_buttons_in_s
 
     lose_by_wrong_slaps(page)  # a daily's result holds its board too: the longest result
     page.wait_for_selector("[data-testid=result] [data-testid=leaderboard]", state="visible")
-    for width, height in (PHONE, DESKTOP, (360, 640)):
+    for width, height in (PHONE, DESKTOP, SMALL_PHONE):
         page.set_viewport_size({"width": width, "height": height})
         advance(page)
         for button in RESULT_BUTTONS:
@@ -203,7 +211,7 @@ def test_the_loading_screen_covers_no_seat_and_the_header_names_the_game(page) -
     page.route("**/build-info.json", lambda route: held.append(route))
     page.goto("/", wait_until="commit")
     page.wait_for_selector("[role=progressbar]", state="visible")
-    for width, height in (PHONE, DESKTOP, (360, 640)):
+    for width, height in (PHONE, DESKTOP, SMALL_PHONE):
         page.set_viewport_size({"width": width, "height": height})
         assert overlapping(page, ["#loading .panel", ".seat"]) == [], (width, height)
         assert overlapping(page, [".bar .title", ".stats", "[data-testid=menu]"]) == []
