@@ -178,7 +178,7 @@ def test_a_daily_is_played_sent_and_played_offline_under_the_policy(
     page.keyboard.press("Enter")
     page.wait_for_selector(f"{YOU}[data-state=sent]", timeout=SEND_MS)
     [entry] = on_the_board(server_url, view["date"], name)
-    assert entry["score"] == view["result"]["score"] and entry["won"] is False
+    assert entry["score"] == view["result"]["score"] and entry["won"] == view["result"]["won"]
     assert page.evaluate(PRECACHED) is True
     assert page.evaluate(VIOLATIONS) == []
     assert errors == []
