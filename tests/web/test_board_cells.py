@@ -33,9 +33,15 @@ TOO_WIDE = """
   return wide;
 }
 """
+# The numbers' cells whose text does not fit them (rank, score, time, wrong slaps are never cut).
+CLIPPED_NUMBERS = """
+() => [...document.querySelectorAll('#menu .lb-table tbody td:not([colspan])')]
+  .filter((cell) => cell.scrollWidth > cell.clientWidth)
+  .map((cell) => cell.className + ' ' + cell.textContent)
+"""
 # Each name: its cell stays inside its row and the row inside the table's width.
 NAME_CELLS = """
-() => [...document.querySelectorAll('#menu .lb-table tbody tr')].map((row) => {
+() => [...document.querySelectorAll('#menu .lb-table tbody tr:not(.lb-gap)')].map((row) => {
   const cell = row.querySelector('.lb-col-name').getBoundingClientRect();
   const next = row.querySelector('.lb-col-score').getBoundingClientRect();
   const text = row.querySelector('.lb-name-text').getBoundingClientRect();
@@ -56,14 +62,16 @@ def entry(rank: int, name: str) -> dict:
     }
 
 
-@pytest.mark.parametrize("lang", ["en", "ur"])
+@pytest.mark.parametrize("lang", ["en", "fr", "ko", "vi", "ur"])
 def test_a_name_that_does_not_break_never_widens_the_board(shared_page, lang: str) -> None:
     page = shared_page
     board = {
         "date": "",
         "entries": [entry(rank, name) for rank, name in enumerate(NAMES.values(), 1)],
-        "total": len(NAMES),
-        "you": None,
+        "total": 20_000,
+        # far down a busy day's board, with the longest numbers a row can hold
+        "you": entry(12_345, "Ω" * 20)
+        | {"score": 1_999, "duration_ms": 3_599_000, "wrong_slaps": 999},
     }
     page.set_viewport_size({"width": 360, "height": 640})
     page.context.route(BOARD_API, lambda route: route.fulfill(json=board))
@@ -77,6 +85,7 @@ def test_a_name_that_does_not_break_never_widens_the_board(shared_page, lang: st
         rows = page.locator("#menu [data-testid=leaderboard-row]")
         rows.first.wait_for()
         assert rows.count() == len(NAMES)
+        page.locator("#menu [data-testid=leaderboard-you]").wait_for()
         assert [text for text in rows.locator(".lb-name-text").all_text_contents()] == list(
             NAMES.values()
         )
@@ -84,6 +93,7 @@ def test_a_name_that_does_not_break_never_widens_the_board(shared_page, lang: st
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"board-names-{lang}-360x640.png"))
         assert page.evaluate(TOO_WIDE) == []
+        assert page.evaluate(CLIPPED_NUMBERS) == []
         assert all(cell["clear"] for cell in page.evaluate(NAME_CELLS)), page.evaluate(NAME_CELLS)
     finally:
         page.context.unroute(BOARD_API)
