@@ -2,11 +2,13 @@
 
 import { formatClock, formatNumber, t } from "../app/i18n.js";
 import { ruleNumbers } from "../app/rule-numbers.js";
+import { createMessageLine } from "./message-line.js";
 import { cardName, parseCard, saidOf, seatName } from "./words.js";
 
 export const SEATS = ["south", "west", "north", "east"];
 const RED_SUITS = new Set(["H", "D"]);
 const TOAST_MS = 1600;
+const TOAST_READ_MS = 700; // the least a message stays before the next one replaces it
 const GHOST_MS = 400;
 
 function rankLabel(rank) {
@@ -76,7 +78,7 @@ export function createActuator({ sound, announcer = null }) {
   let pendingView = null;
   let pendingEvents = [];
   let frameRequested = false;
-  let toastTimer = 0;
+  const messages = createMessageLine(toast, { showMs: TOAST_MS, readMs: TOAST_READ_MS });
 
   function cardElement(card) {
     if (!cardCache.has(card)) cardCache.set(card, createCardElement(card));
@@ -220,11 +222,7 @@ export function createActuator({ sound, announcer = null }) {
   }
 
   function showToast(text, bad = false) {
-    toast.textContent = text;
-    toast.classList.toggle("bad", bad);
-    toast.classList.add("show");
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => toast.classList.remove("show"), TOAST_MS);
+    messages.show(text, bad);
   }
 
   function sendPileTo(seat) {
@@ -295,7 +293,7 @@ export function createActuator({ sound, announcer = null }) {
     announcer?.reset();
     memo.clear();
     pendingEvents = [];
-    toast.classList.remove("show");
+    messages.clear();
   }
 
   return { update, flush, reset };
