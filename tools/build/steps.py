@@ -28,6 +28,8 @@ PYODIDE_FILES = (
     "python_stdlib.zip",
     "pyodide-lock.json",
 )
+# Pyodide's standard library: the stdlib step publishes it trimmed to what the game imports (tools/build/stdlib.py).
+TRIMMED_BY_THE_BUILD = "python_stdlib.zip"
 # Zip timestamps of the engine wheel: fixed, so that the same sources give the same bytes.
 SOURCE_DATE_EPOCH = "315619200"  # 1980-01-02T00:00:00Z
 ENGINE_WHEELS_KEPT = 8  # engine wheels remembered in build/cache/engine, by source fingerprint
@@ -164,15 +166,18 @@ def pyodide_dir(root: Path) -> Path:
 def pyodide_inputs(ctx: Context) -> Inputs:
     folder = pyodide_dir(ctx.root)
     files = [folder / "package.json", *(folder / name for name in PYODIDE_FILES)]
-    return Inputs(files, {"records": ["pyodide_version", "runtime_files"]})
+    copied = [name for name in PYODIDE_FILES if name != TRIMMED_BY_THE_BUILD]
+    return Inputs(files, {"records": ["pyodide_version", "runtime_files"], "copied": copied})
 
 
 def copy_pyodide_runtime(ctx: Context) -> None:
     folder = pyodide_dir(ctx.root)
-    for name in PYODIDE_FILES:
+    copied = pyodide_inputs(ctx).params["copied"]
+    for name in copied:
         ctx.put_file(f"pyodide/{name}", folder / name)
-    # The one list of runtime files (under pyodide/) with their sizes: the page's loader reads it.
-    ctx.info["runtime_files"] = {name: (folder / name).stat().st_size for name in PYODIDE_FILES}
+    # The one list of runtime files (under pyodide/) with their sizes: the page's loader reads it. The stdlib
+    # step adds the standard library it trims.
+    ctx.info["runtime_files"] = {name: (folder / name).stat().st_size for name in copied}
     ctx.info["pyodide_version"] = json.loads((folder / "package.json").read_text())["version"]
 
 

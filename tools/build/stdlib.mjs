@@ -1,0 +1,96 @@
+// Which files of Pyodide's standard library the game needs, found by running it (build step "stdlib").
+//
+//   node tools/build/stdlib.mjs --pyodide DIR --micropip MICROPIP.whl --wheel ewar-X.whl [--stdlib ZIP]
+//
+// Loads Pyodide (with the standard-library zip given, else Pyodide's own), installs the engine with micropip as
+// the page's plain path does, imports every engine module and every standard-library module the engine's source
+// names (tools/build/stdlib_probe.py), plays a practice game and a daily one through the bridge as the page does,
+// verifies and judges their replays, resumes one, and runs what a restored snapshot runs (after_restore). Then
+// prints one JSON line: {entries: [zip entries imported], imported: [modules the engine names]}.
+// With a trimmed zip (--stdlib), a module it lacks fails the run: the build refuses that zip.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const HOST = path.resolve(HERE, "../../web/js/engine/host.js");
+const PROBE = path.join(HERE, "stdlib_probe.py");
+const DAILY_DATE = "2026-11-30";
+
+function readOptions() {
+  const { values } = parseArgs({
+    options: {
+      pyodide: { type: "string" },
+      micropip: { type: "string" },
+      wheel: { type: "string" },
+      stdlib: { type: "string" },
+    },
+  });
+  for (const name of ["pyodide", "micropip", "wheel"]) {
+    if (!values[name]) throw new Error(`--${name} is required`);
+  }
+  return values;
+}
+
+/** Plays a game through the bridge as the page does: frames at each wake-up, flips on turn, a slap now and then. */
+function play(session) {
+  let time = 0;
+  for (let step = 0; step < 20000; step += 1) {
+    const { view } = JSON.parse(session.frame(time));
+    if (view.over) return session.replay();
+    if (view.your_turn) session.flip(time + 300);
+    else if (step % 7 === 0) session.slap(time + 5);
+    time = Math.max(time + 301, view.wake_at ?? time + 500);
+  }
+  throw new Error("the game did not end");
+}
+
+function exercise(bridge) {
+  bridge.rule_numbers();
+  bridge.after_install();
+  bridge.installer();
+  play(bridge.new_game("practice", 11, "fast", false, null));
+  const daily = play(bridge.new_game("daily", bridge.daily_seed(DAILY_DATE), "normal", false, DAILY_DATE));
+  const verdict = JSON.parse(bridge.verify(daily));
+  const judged = JSON.parse(bridge.judge_daily(daily, DAILY_DATE, verdict.score ?? null));
+  if (!("ok" in judged)) throw new Error(`judge_daily answered ${JSON.stringify(judged)}`);
+  bridge.resume(daily, 1000).view();
+  bridge.after_restore();
+}
+
+async function main() {
+  const options = readOptions();
+  const host = await import(pathToFileURL(HOST).href);
+  const indexURL = `${path.resolve(options.pyodide)}${path.sep}`;
+  const { loadPyodide } = await import(pathToFileURL(path.join(options.pyodide, "pyodide.mjs")).href);
+  const pyodide = await loadPyodide({
+    indexURL,
+    ...(options.stdlib ? { stdLibURL: path.resolve(options.stdlib) } : {}),
+    stdout: () => {},
+    stderr: (line) => process.stderr.write(`${line}\n`),
+  });
+  const bridge = await host.installWithMicropip(pyodide, {
+    micropipWheel: new Uint8Array(readFileSync(options.micropip)),
+    engineWheel: new Uint8Array(readFileSync(options.wheel)),
+    engineWheelName: path.basename(options.wheel),
+  });
+  bridge.preload();
+  const probe = pyodide.runPython(readFileSync(PROBE, "utf8") + "\nimport_what_the_package_names", {
+    globals: pyodide.toPy({ __name__: "stdlib_probe" }),
+  });
+  const imported = probe("ewar").toJs();
+  exercise(bridge);
+  const listing = pyodide.globals.get("dict")();
+  pyodide.runPython(readFileSync(PROBE, "utf8"), { globals: listing });
+  const entries = listing.get("zip_entries_in_use")(listing.get("stdlib_zip_path")()).toJs();
+  process.stdout.write(`${JSON.stringify({ entries, imported })}\n`);
+}
+
+try {
+  await main();
+  process.exit(0); // Pyodide keeps handles open; a build step must end.
+} catch (error) {
+  process.stderr.write(`stdlib: ${error.stack ?? error}\n`);
+  process.exit(1);
+}
