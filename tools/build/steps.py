@@ -303,11 +303,19 @@ def precache_list(ctx: Context) -> list[list]:
     ]
 
 
+def cached_on_use(ctx: Context) -> list[str]:
+    """Files the worker caches only once the page has fetched them, never on its own: the memory snapshot,
+    which only the snapshot path loads (a first visit takes micropip: the snapshot would double its bytes)."""
+    snapshot = ctx.info.get("snapshot") or {}
+    return [snapshot["file"]] if snapshot.get("file") else []
+
+
+def precache_manifest(ctx: Context) -> dict:
+    return {"build_id": ctx.info["build_id"], "files": precache_list(ctx), "on_use": cached_on_use(ctx)}
+
+
 def service_worker_inputs(ctx: Context) -> Inputs:
-    return Inputs(
-        [worker_source(ctx.root)],
-        {"build_id": ctx.info["build_id"], "files": precache_list(ctx)},
-    )
+    return Inputs([worker_source(ctx.root)], precache_manifest(ctx))
 
 
 def write_service_worker(ctx: Context) -> None:
@@ -318,7 +326,7 @@ def write_service_worker(ctx: Context) -> None:
     for imported in re.findall(r"^import\b[^;]*?from\s+[\"']\./([^\"']+)[\"']", source, re.MULTILINE):
         if imported not in ctx.outputs:
             raise BuildError(f"{source_path} imports ./{imported}, which is not in dist/")
-    manifest = {"build_id": ctx.info["build_id"], "files": precache_list(ctx)}
+    manifest = precache_manifest(ctx)
     listed = json.dumps(manifest, separators=(",", ":")).replace("],[", "],\n  [")
     ctx.put_bytes(SERVICE_WORKER, source.replace(PRECACHE_MARK, listed).encode())
 

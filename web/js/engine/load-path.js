@@ -40,13 +40,13 @@ function fastConnection() {
 }
 
 /**
- * {use, cached, reason}: whether to load from the snapshot (cached: its response, if the worker holds it). The snapshot (~6 MB more than the micropip path, ~2-4 s less Python start-up) is used:
+ * {use, cached, reason}: whether to load from the snapshot (cached: its response, if the worker holds it). The
+ * snapshot (~6 MB more than the micropip path, several seconds less Python start-up) is used:
  * - when the service worker has it (repeat visits, offline), or this browser loaded this very snapshot before
  *   (so its HTTP cache most likely holds it);
- * - on a first visit only when the browser estimates a fast connection: below ~15-20 Mbps the extra download
- *   costs more than the start-up it saves (benchmarks/bench_page.py --throttle); without an estimate (Firefox,
- *   Safari) the micropip path is the safe choice. After such a first visit the service worker precaches the
- *   snapshot for the next one.
+ * - never on a first visit: it would more than double the first visit's download (a phone's first visit stays
+ *   under 5 MB, docs/performance.md). A repeat visit on a fast connection fetches it in the background for the
+ *   next one (fetchSnapshotForNextVisit), and the worker keeps it.
  */
 export async function chooseSnapshot(buildInfo) {
   const snapshot = buildInfo.snapshot;
@@ -60,6 +60,24 @@ export async function chooseSnapshot(buildInfo) {
   if (asked === "snapshot") return { use: true, cached, reason: "snapshot asked for" };
   if (cached) return { use: true, cached, reason: "snapshot in the service worker's cache" };
   if (storage.snapshotSeen() === snapshot.sha256) return { use: true, cached, reason: "snapshot loaded before" };
-  if (fastConnection()) return { use: true, cached, reason: "fast connection" };
-  return { use: false, reason: "first visit, connection not known to be fast" };
+  return { use: false, reason: "snapshot not held yet" };
+}
+
+// How long after the game is ready a repeat visit starts fetching the snapshot: after the first moves.
+const NEXT_VISIT_FETCH_DELAY_MS = 5000;
+
+/**
+ * On a repeat visit (a service worker controls the page) that loaded with micropip over a fast connection:
+ * fetches the snapshot through the worker, which keeps it, so that the next visit starts from it. Returns
+ * whether it will.
+ */
+export function fetchSnapshotForNextVisit(buildInfo, { delayMs = NEXT_VISIT_FETCH_DELAY_MS } = {}) {
+  const file = buildInfo.snapshot?.file;
+  if (!file || !navigator.serviceWorker?.controller || !fastConnection()) return false;
+  setTimeout(() => {
+    fetch(pageUrl(file), { priority: "low" })
+      .then((response) => response.arrayBuffer())
+      .catch(() => {}); // offline now: the next visit loads with micropip again
+  }, delayMs);
+  return true;
 }
