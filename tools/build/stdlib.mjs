@@ -1,6 +1,7 @@
 // Which files of Pyodide's standard library the game needs, found by running it (build step "stdlib").
 //
 //   node tools/build/stdlib.mjs --pyodide DIR --micropip MICROPIP.whl --wheel ewar-X.whl [--stdlib ZIP]
+//   node tools/build/stdlib.mjs --pyodide DIR --compile SOURCE.zip --out COMPILED.zip
 //
 // Loads Pyodide (with the standard-library zip given, else Pyodide's own), installs the engine with micropip as
 // the page's plain path does, imports every engine module and every standard-library module the engine's source
@@ -8,7 +9,9 @@
 // verifies and judges their replays, resumes one, and runs what a restored snapshot runs (after_restore). Then
 // prints one JSON line: {entries: [zip entries imported], imported: [modules the engine names]}.
 // With a trimmed zip (--stdlib), a module it lacks fails the run: the build refuses that zip.
-import { readFileSync } from "node:fs";
+// --compile: writes the zip with its .py files compiled by Pyodide's own Python (tools/build/stdlib_compile.py),
+// with a fixed hash seed (frozenset constants are marshalled in hash order); prints {compiled: N}.
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -16,6 +19,7 @@ import { parseArgs } from "node:util";
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const HOST = path.resolve(HERE, "../../web/js/engine/host.js");
 const PROBE = path.join(HERE, "stdlib_probe.py");
+const COMPILER = path.join(HERE, "stdlib_compile.py");
 const DAILY_DATE = "2026-11-30";
 
 function readOptions() {
@@ -25,9 +29,12 @@ function readOptions() {
       micropip: { type: "string" },
       wheel: { type: "string" },
       stdlib: { type: "string" },
+      compile: { type: "string" },
+      out: { type: "string" },
     },
   });
-  for (const name of ["pyodide", "micropip", "wheel"]) {
+  const required = values.compile ? ["pyodide", "out"] : ["pyodide", "micropip", "wheel"];
+  for (const name of required) {
     if (!values[name]) throw new Error(`--${name} is required`);
   }
   return values;
@@ -59,8 +66,29 @@ function exercise(bridge) {
   bridge.after_restore();
 }
 
+/** Compiles a zip's .py files in Pyodide's file system and writes the result to `out`. */
+async function compileZip(options) {
+  const { loadPyodide } = await import(pathToFileURL(path.join(options.pyodide, "pyodide.mjs")).href);
+  const pyodide = await loadPyodide({
+    indexURL: `${path.resolve(options.pyodide)}${path.sep}`,
+    env: { PYTHONHASHSEED: "0" },
+    stdout: () => {},
+    stderr: (line) => process.stderr.write(`${line}\n`),
+  });
+  pyodide.FS.writeFile("/tmp/source.zip", new Uint8Array(readFileSync(options.compile)));
+  const compiler = pyodide.globals.get("dict")();
+  pyodide.runPython(readFileSync(COMPILER, "utf8"), { globals: compiler });
+  const compiled = compiler.get("compile_zip")("/tmp/source.zip", "/tmp/compiled.zip");
+  writeFileSync(options.out, pyodide.FS.readFile("/tmp/compiled.zip"));
+  process.stdout.write(`${JSON.stringify({ compiled })}\n`);
+}
+
 async function main() {
   const options = readOptions();
+  if (options.compile) {
+    await compileZip(options);
+    return;
+  }
   const host = await import(pathToFileURL(HOST).href);
   const indexURL = `${path.resolve(options.pyodide)}${path.sep}`;
   const { loadPyodide } = await import(pathToFileURL(path.join(options.pyodide, "pyodide.mjs")).href);
@@ -76,14 +104,11 @@ async function main() {
     engineWheelName: path.basename(options.wheel),
   });
   bridge.preload();
-  const probe = pyodide.runPython(readFileSync(PROBE, "utf8") + "\nimport_what_the_package_names", {
-    globals: pyodide.toPy({ __name__: "stdlib_probe" }),
-  });
-  const imported = probe("ewar").toJs();
+  const probe = pyodide.globals.get("dict")();
+  pyodide.runPython(readFileSync(PROBE, "utf8"), { globals: probe });
+  const imported = probe.get("import_what_the_package_names")("ewar").toJs();
   exercise(bridge);
-  const listing = pyodide.globals.get("dict")();
-  pyodide.runPython(readFileSync(PROBE, "utf8"), { globals: listing });
-  const entries = listing.get("zip_entries_in_use")(listing.get("stdlib_zip_path")()).toJs();
+  const entries = probe.get("zip_entries_in_use")(probe.get("stdlib_zip_path")()).toJs();
   process.stdout.write(`${JSON.stringify({ entries, imported })}\n`);
 }
 

@@ -1,6 +1,7 @@
-"""The stdlib step: dist/pyodide/python_stdlib.zip trimmed to the files the game imports (loadPyodide reads
-it from indexURL as it would Pyodide's own). tools/build/stdlib.mjs finds them by running the game in Pyodide
-with the whole zip, then runs it again with the trimmed one: a module missing there fails the build."""
+"""The stdlib step: dist/pyodide/python_stdlib.zip trimmed to the files the game imports and compiled to .pyc
+(loadPyodide reads it from indexURL as it would Pyodide's own). tools/build/stdlib.mjs finds the files by running
+the game in Pyodide with the whole zip, compiles them with Pyodide's own Python (tools/build/stdlib_compile.py),
+then runs the game again with the result: a module missing there fails the build."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from .toolchain import project_node, run_quiet
 STDLIB_ZIP = "python_stdlib.zip"
 FINDER = Path("tools") / "build" / "stdlib.mjs"
 PROBE = Path("tools") / "build" / "stdlib_probe.py"
+COMPILER = Path("tools") / "build" / "stdlib_compile.py"
 HOST = Path("web") / "js" / "engine" / "host.js"
 TRIMMED_KEPT = 3  # trimmed zips remembered in build/cache/stdlib, by input fingerprint
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed entry times: the same inputs give the same bytes
@@ -29,7 +31,7 @@ def wheels(ctx: Context) -> tuple[Path, Path]:
 
 def stdlib_inputs(ctx: Context) -> Inputs:
     folder = pyodide_dir(ctx.root)
-    files = [ctx.root / FINDER, ctx.root / PROBE, ctx.root / HOST]
+    files = [ctx.root / FINDER, ctx.root / PROBE, ctx.root / COMPILER, ctx.root / HOST]
     files += [
         folder / name
         for name in ("package.json", "pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
@@ -61,6 +63,21 @@ def run_the_game(ctx: Context, stdlib: Path | None) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def compile_zip(ctx: Context, source: Path, target: Path) -> None:
+    command = [
+        str(project_node(ctx.root)),
+        str(ctx.root / FINDER),
+        *("--pyodide", str(pyodide_dir(ctx.root))),
+        *("--compile", str(source), "--out", str(target)),
+    ]
+    run_quiet(command, "compiling the trimmed standard library", cwd=ctx.root)
+
+
+def as_sources(entries: list[str]) -> list[str]:
+    """Zip entries with each compiled module named by its source (json/decoder.pyc -> json/decoder.py)."""
+    return sorted(entry.removesuffix("c") if entry.endswith(".pyc") else entry for entry in entries)
+
+
 def write_trimmed_zip(source: Path, entries: list[str], target: Path) -> None:
     """`entries` of the zip `source`, in name order, with fixed times and deflate level 9."""
     with zipfile.ZipFile(source) as whole, zipfile.ZipFile(target, "w") as trimmed:
@@ -80,9 +97,13 @@ def make_trimmed(ctx: Context, kept: Path) -> None:
     work = Path(tempfile.mkdtemp(prefix=".making-", dir=kept.parent))
     try:
         found = run_the_game(ctx, None)
-        write_trimmed_zip(pyodide_dir(ctx.root) / STDLIB_ZIP, found["entries"], work / STDLIB_ZIP)
+        write_trimmed_zip(
+            pyodide_dir(ctx.root) / STDLIB_ZIP, found["entries"], work / "sources.zip"
+        )
+        compile_zip(ctx, work / "sources.zip", work / STDLIB_ZIP)
+        (work / "sources.zip").unlink()
         checked = run_the_game(ctx, work / STDLIB_ZIP)
-        if sorted(checked["entries"]) != sorted(found["entries"]):
+        if as_sources(checked["entries"]) != as_sources(found["entries"]):
             raise BuildError(
                 "the game imports other files with the trimmed standard library than with the whole"
             )
