@@ -548,6 +548,84 @@ def first_visit_report(results: dict) -> list[str]:
     return out
 
 
+def first_visit_chart(results: dict) -> str:
+    """An SVG of the first visits: cold TTI against bare Pyodide per link, and bytes against the budget."""
+    from html import escape
+
+    pages = list(FIRST_VISIT_PAGES)
+    colours = {
+        "bare loadPyodide": "#8a8a8a",
+        "our page (its own choice)": "#1f77b4",
+        "micropip path": "#2ca02c",
+        "snapshot path": "#d62728",
+    }
+    links = results["links"]
+    width, left, bar, gap = 760, 210, 16, 6
+    panel_height = len(pages) * (bar + gap) + 30
+    height = 40 + panel_height * (len(links) + 1) + 30
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        'font-family="sans-serif" font-size="12">',
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+        '<text x="10" y="22" font-size="15" font-weight="bold">A first visit (fresh profile): time to interactive '
+        "and bytes as a CDN sends them</text>",
+    ]
+
+    def panel(
+        top: float, title: str, values: dict[str, float], unit: str, limit: float | None
+    ) -> None:
+        top_value = max([*values.values(), limit or 0]) * 1.15
+        scale = (width - left - 60) / top_value
+        parts.append(f'<text x="10" y="{top + 14}" font-weight="bold">{escape(title)}</text>')
+        for index, name in enumerate(pages):
+            y = top + 24 + index * (bar + gap)
+            value = values[name]
+            parts.append(
+                f'<text x="{left - 8}" y="{y + bar - 4}" text-anchor="end">{escape(name)}</text>'
+            )
+            parts.append(
+                f'<rect x="{left}" y="{y}" width="{value * scale:.1f}" height="{bar}" fill="{colours[name]}"/>'
+            )
+            label = f"{value:.2f} {unit}"
+            if unit == "s":
+                label += f" ({value / values[pages[0]]:.2f}× bare)"
+            parts.append(
+                f'<text x="{left + value * scale + 4:.1f}" y="{y + bar - 4}">{label}</text>'
+            )
+        if limit:
+            x = left + limit * scale
+            bottom = top + 24 + len(pages) * (bar + gap)
+            parts.append(
+                f'<line x1="{x:.1f}" y1="{top + 20}" x2="{x:.1f}" y2="{bottom}" stroke="black" '
+                'stroke-dasharray="4 3"/>'
+            )
+            parts.append(
+                f'<text x="{x + 3:.1f}" y="{bottom + 10}" font-size="11">{limit:g} {unit} budget</text>'
+            )
+
+    top = 40.0
+    for link_name, measured in links.items():
+        title = (
+            "Time to interactive, unthrottled (median)"
+            if link_name == "unthrottled"
+            else f"Time to interactive, phone link: {PHONE['mbps']:g} Mbit/s, {PHONE['rtt_ms']} ms RTT, "
+            f"CPU {PHONE['cpu']}x slower (median)"
+        )
+        panel(top, title, {name: measured[name]["cold_tti_ms"] / 1000 for name in pages}, "s", None)
+        top += panel_height
+    bytes_title = f"First visit: page + offline precache (brotli q{results['brotli_quality']} as the CDN stand-in sends)"
+    first = links["unthrottled"]
+    panel(
+        top,
+        bytes_title,
+        {name: first[name]["total_bytes"] / 1e6 for name in pages},
+        "MB",
+        results["budget"] / 1e6,
+    )
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
 # ---------------------------------------------------------------------------------------------
 # Play: input latency and long tasks
 
@@ -933,6 +1011,7 @@ def main() -> int:
     parser.add_argument(
         "--only-first-visit", action="store_true", help="measure the first visits only"
     )
+    parser.add_argument("--chart", type=Path, help="write an SVG chart of the first visits here")
     parser.add_argument("--json", type=Path, help="also write the results here")
     options = parser.parse_args()
     options.throttle = [float(x) for x in options.throttle.split(",") if x.strip()]
@@ -943,6 +1022,8 @@ def main() -> int:
     print(report(results))
     if options.json:
         options.json.write_text(json.dumps(results, indent=1))
+    if options.chart and results.get("first_visit"):
+        options.chart.write_text(first_visit_chart(results["first_visit"]))
     return 0
 
 
