@@ -189,7 +189,9 @@ def test_the_worker_keeps_the_snapshot_once_the_page_has_used_it(online, server_
     wait_ready(page)
     assert page.evaluate("window.ewar.engine.path") == "snapshot"
     deadline = time.monotonic() + WORKER_MS / 1000
-    while page.evaluate("window.ewarOffline.status()")["notYetUsed"]:  # the worker checks and keeps it
+    while page.evaluate("window.ewarOffline.status()")[
+        "notYetUsed"
+    ]:  # the worker checks and keeps it
         assert time.monotonic() < deadline, "the worker did not keep the snapshot"
         page.wait_for_timeout(100)
     # Offline, the loader's own choice is now the snapshot, from the worker's checked copy.
