@@ -61,6 +61,9 @@ async (paths) => {
 }
 """
 SCORES_API = re.compile(r"/api/scores\?")
+FETCHING_FOR_NEXT_VISIT = (
+    "performance.getEntriesByName('ewar:snapshot-for-next-visit').length === 1"
+)
 
 
 def web_conftest():
@@ -199,6 +202,51 @@ def test_the_worker_keeps_the_snapshot_once_the_page_has_used_it(online, server_
     assert page.evaluate(f"caches.match({json.dumps(snapshot)}).then((hit) => hit?.ok === true)")
     engine = page.evaluate("[window.ewar.engine.path, window.ewar.engine.reason]")
     assert engine == ["snapshot", "snapshot in the service worker's cache"]
+
+
+def not_yet_used(page) -> list[str]:
+    return page.evaluate("window.ewarOffline.status()")["notYetUsed"]
+
+
+def test_a_repeat_visit_on_a_fast_connection_fetches_the_snapshot_for_the_next(
+    browser, server_url, build_info
+):
+    context = browser.new_context(base_url=server_url, service_workers="allow", bypass_csp=True)
+    try:
+        context.clock.install()  # the fetch waits NEXT_VISIT_FETCH_DELAY_MS (5 s) after the game is ready
+        page = context.new_page()
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        rate = 200_000_000 / 8  # navigator.connection: downlink 10, effectiveType 4g
+        cdp.send(
+            "Network.emulateNetworkConditions",
+            {"offline": False, "latency": 1, "downloadThroughput": rate, "uploadThroughput": rate},
+        )
+        snapshot_url = server_url + build_info["snapshot"]["file"]
+        asked = []
+        page.on("request", lambda request: asked.append(request.url))
+        page.goto("/")
+        wait_ready(page)
+        wait_precached(page)
+        page.clock.fast_forward(6000)
+        page.wait_for_timeout(300)  # a fetch would have started by now
+        # A first visit never fetches it, however fast the connection: the 5 MB budget
+        assert snapshot_url not in asked
+        assert not_yet_used(page) == [build_info["snapshot"]["file"]]
+        page.reload()
+        wait_ready(page)
+        assert page.evaluate("window.ewar.engine.path") == "micropip"
+        page.clock.fast_forward(6000)
+        deadline = time.monotonic() + WORKER_MS / 1000
+        while not_yet_used(page):  # fetched through the worker, which checks and keeps it
+            assert time.monotonic() < deadline, "the worker did not keep the snapshot"
+            page.wait_for_timeout(100)
+        page.reload()
+        wait_ready(page)
+        engine = page.evaluate("[window.ewar.engine.path, window.ewar.engine.reason]")
+        assert engine == ["snapshot", "snapshot in the service worker's cache"]
+    finally:
+        context.close()
 
 
 def test_the_daily_game_plays_offline_with_the_devices_utc_date(

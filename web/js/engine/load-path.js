@@ -32,10 +32,14 @@ async function cachedSnapshot(url) {
 // Where the Network Information API exists (Chromium), downlink is its estimate in Mbps, capped at 10.
 const FAST_DOWNLINK_MBPS = 10;
 
-/** True when the browser estimates at least FAST_DOWNLINK_MBPS and data is not to be saved. */
+/**
+ * True when the browser estimates at least FAST_DOWNLINK_MBPS, data is not to be saved, and the link is not
+ * known to be a mobile one (connection.type, where Chromium on Android gives it): the snapshot's download for
+ * the next visit is then cheap and nobody's data plan.
+ */
 function fastConnection() {
   const connection = navigator.connection;
-  if (!connection || connection.saveData) return false;
+  if (!connection || connection.saveData || connection.type === "cellular") return false;
   return connection.effectiveType === "4g" && connection.downlink >= FAST_DOWNLINK_MBPS;
 }
 
@@ -69,11 +73,12 @@ const NEXT_VISIT_FETCH_DELAY_MS = 5000;
 /**
  * On a repeat visit (a service worker controls the page) that loaded with micropip over a fast connection:
  * fetches the snapshot through the worker, which keeps it, so that the next visit starts from it. Returns
- * whether it will.
+ * whether it will (and marks it for tools: performance mark "ewar:snapshot-for-next-visit").
  */
 export function fetchSnapshotForNextVisit(buildInfo, { delayMs = NEXT_VISIT_FETCH_DELAY_MS } = {}) {
   const file = buildInfo.snapshot?.file;
   if (!file || !navigator.serviceWorker?.controller || !fastConnection()) return false;
+  performance.mark("ewar:snapshot-for-next-visit", { detail: { file, delayMs } });
   setTimeout(() => {
     fetch(pageUrl(file), { priority: "low" })
       .then((response) => response.arrayBuffer())

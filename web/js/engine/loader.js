@@ -154,9 +154,8 @@ async function load(onProgress, onPath) {
   }
   onPath("micropip", PHASES);
   const engine = await loadWithMicropip(buildInfo, progressReporter(onProgress, PATH_SHARES.micropip));
-  const ready = markReady({ ...engine, reason });
-  if (!choice.use) ready.fetchingSnapshot = fetchSnapshotForNextVisit(buildInfo);
-  return ready;
+  if (!choice.use) fetchSnapshotForNextVisit(buildInfo);
+  return markReady({ ...engine, reason });
 }
 
 // One load per page, started as early as possible (engine/start.js, before the app's modules have arrived);
