@@ -560,7 +560,7 @@ def first_visit_chart(results: dict) -> str:
         "snapshot path": "#d62728",
     }
     links = results["links"]
-    width, left, bar, gap = 760, 210, 16, 6
+    width, left, bar, gap = 800, 210, 16, 6
     panel_height = len(pages) * (bar + gap) + 30
     height = 40 + panel_height * (len(links) + 1) + 30
     parts = [
@@ -577,6 +577,16 @@ def first_visit_chart(results: dict) -> str:
         top_value = max([*values.values(), limit or 0]) * 1.15
         scale = (width - left - 60) / top_value
         parts.append(f'<text x="10" y="{top + 14}" font-weight="bold">{escape(title)}</text>')
+        if limit:  # drawn first: the bars and their labels go over it
+            x = left + limit * scale
+            bottom = top + 24 + len(pages) * (bar + gap)
+            parts.append(
+                f'<line x1="{x:.1f}" y1="{top + 20}" x2="{x:.1f}" y2="{bottom}" stroke="black" '
+                'stroke-dasharray="4 3"/>'
+            )
+            parts.append(
+                f'<text x="{x + 3:.1f}" y="{bottom + 10}" font-size="11">{limit:g} {unit} budget</text>'
+            )
         for index, name in enumerate(pages):
             y = top + 24 + index * (bar + gap)
             value = values[name]
@@ -590,17 +600,8 @@ def first_visit_chart(results: dict) -> str:
             if unit == "s":
                 label += f" ({value / values[pages[0]]:.2f}× bare)"
             parts.append(
-                f'<text x="{left + value * scale + 4:.1f}" y="{y + bar - 4}">{label}</text>'
-            )
-        if limit:
-            x = left + limit * scale
-            bottom = top + 24 + len(pages) * (bar + gap)
-            parts.append(
-                f'<line x1="{x:.1f}" y1="{top + 20}" x2="{x:.1f}" y2="{bottom}" stroke="black" '
-                'stroke-dasharray="4 3"/>'
-            )
-            parts.append(
-                f'<text x="{x + 3:.1f}" y="{bottom + 10}" font-size="11">{limit:g} {unit} budget</text>'
+                f'<text x="{left + value * scale + 4:.1f}" y="{y + bar - 4}" stroke="white" '
+                f'stroke-width="3" paint-order="stroke">{label}</text>'
             )
 
     top = 40.0

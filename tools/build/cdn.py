@@ -134,9 +134,12 @@ class CdnProxy:
                 self.send_response_only(status, reason)
                 for name, value in reply:
                     self.send_header(name, value)
-                self.end_headers()
-                if self.command != "HEAD":
-                    self.wfile.write(body)
+                try:
+                    self.end_headers()
+                    if self.command != "HEAD":
+                        self.wfile.write(body)
+                except (BrokenPipeError, ConnectionResetError):
+                    return  # the browser gave up on it (a closed page): nothing more was sent
                 proxy._record(self.command, self.path, status, len(head) + 2 + len(body))
 
             do_GET = do_HEAD = do_POST = do_PUT = do_DELETE = _forward
