@@ -2,10 +2,16 @@
 """The game page in real Chromium: paint, time to interactive, bytes, input latency and long tasks.
 
     python benchmarks/bench_page.py [--runs 3] [--inputs 240] [--throttle 40,20,10,5] [--json FILE]
+    python benchmarks/bench_page.py --only-first-visit [--first-visit-runs 3] [--chart docs/first-visit.svg]
 
 Builds dist/ (build.py), serves a copy of it with tools/devserver.mjs (the same server the tests use) next to
 a bare page that only calls loadPyodide(), and drives Debian's Chromium through Playwright:
 
+- first visits as a player's browser makes them (issue 15): a fresh profile, service workers allowed, through
+  tools/build/cdn.py's stand-in for the CDN (brotli for text and wasm; it counts the bytes it sends): cold and
+  repeat TTI of our page (its own choice of path), each path forced, and a bare loadPyodide() page over
+  Pyodide's own files, unthrottled and on a phone link (10 Mbit/s, 40 ms RTT, CPU 4x slower); the bytes of the
+  page and of the worker's precache after it, by file, against the 5 MB budget; --chart draws them (SVG);
 - first contentful paint, and time to interactive: navigation -> document.body.dataset.state === "ready"
   (the bare page sets "ready" when loadPyodide() resolves), cold (a fresh browser profile) and warm (a second
   visit with the same profile, from its disk cache; service workers blocked so that the HTTP cache is measured),
@@ -438,7 +444,7 @@ def first_visit(playwright, cdn, url: str, link: dict | None) -> dict:
     }
 
 
-def measure_first_visits(playwright, builder, site: Path, url: str, runs: int) -> dict:
+def measure_first_visits(playwright, site: Path, url: str, runs: int) -> dict:
     """Every page of FIRST_VISIT_PAGES in turn, `runs` times, unthrottled and on the phone link."""
     cdn_module = importlib.import_module("tools.build.cdn")
     stock_bare_page(site, ROOT / "node_modules" / "pyodide")
@@ -797,7 +803,7 @@ def run(options: argparse.Namespace) -> dict:
         playwright = stack.enter_context(sync_playwright())
         if options.first_visit_runs:
             results["first_visit"] = measure_first_visits(
-                playwright, builder, site, url, options.first_visit_runs
+                playwright, site, url, options.first_visit_runs
             )
         if not options.only_first_visit:
             measure(options, results, variants, url, site, playwright)
