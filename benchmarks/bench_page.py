@@ -2,10 +2,16 @@
 """The game page in real Chromium: paint, time to interactive, bytes, input latency and long tasks.
 
     python benchmarks/bench_page.py [--runs 3] [--inputs 240] [--throttle 40,20,10,5] [--json FILE]
+    python benchmarks/bench_page.py --only-first-visit [--first-visit-runs 3] [--chart docs/first-visit.svg]
 
 Builds dist/ (build.py), serves a copy of it with tools/devserver.mjs (the same server the tests use) next to
 a bare page that only calls loadPyodide(), and drives Debian's Chromium through Playwright:
 
+- first visits as a player's browser makes them (issue 15): a fresh profile, service workers allowed, through
+  tools/build/cdn.py's stand-in for the CDN (brotli for text and wasm; it counts the bytes it sends): cold and
+  repeat TTI of our page (its own choice of path), each path forced, and a bare loadPyodide() page over
+  Pyodide's own files, unthrottled and on a phone link (10 Mbit/s, 40 ms RTT, CPU 4x slower); the bytes of the
+  page and of the worker's precache after it, by file, against the 5 MB budget; --chart draws them (SVG);
 - first contentful paint, and time to interactive: navigation -> document.body.dataset.state === "ready"
   (the bare page sets "ready" when loadPyodide() resolves), cold (a fresh browser profile) and warm (a second
   visit with the same profile, from its disk cache; service workers blocked so that the HTTP cache is measured),
@@ -31,6 +37,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gzip
+import importlib
 import json
 import os
 import random
@@ -42,7 +49,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from common import CHROMIUM, CHROMIUM_ARGS, load_build_module
+from common import CHROMIUM, CHROMIUM_ARGS, ROOT, load_build_module
 
 READY_TIMEOUT_MS = 180_000
 RTT_MS = 40
@@ -307,6 +314,326 @@ class GzipSizes:
 
 
 # ---------------------------------------------------------------------------------------------
+# First visit as a phone gets it: through a CDN stand-in, page + offline precache, against bare Pyodide
+
+# The emulated phone link of issue 15: 10 Mbit/s down, 40 ms round trip, CPU slowed 4x (DevTools Protocol).
+PHONE = {"mbps": 10.0, "rtt_ms": 40, "cpu": 4}
+# The bare page, its script in a file of its own: the site's Content-Security-Policy allows no inline script.
+BARE_PAGE_HTML = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>bare loadPyodide</title></head>
+<body data-state="loading"><p>Loading Pyodide…</p><script type="module" src="./bare.js"></script></body></html>
+"""
+BARE_PAGE_SCRIPT = """const { loadPyodide } = await import("./pyodide/pyodide.mjs");
+await loadPyodide({ indexURL: new URL("pyodide/", location.href).href });
+document.body.dataset.state = "ready";
+"""
+FIRST_VISIT_BUDGET = 5_000_000
+FIRST_VISIT_PAGES = {
+    "bare loadPyodide": "bare/",
+    "our page (its own choice)": "",
+    "micropip path": "?load=micropip",
+    "snapshot path": "?load=snapshot",
+}
+
+
+def stock_bare_page(site: Path, pyodide: Path) -> None:
+    """bare/: a page that only calls loadPyodide(), over Pyodide's own files (its whole standard library)."""
+    folder = site / "bare"
+    (folder / "pyodide").mkdir(parents=True, exist_ok=True)
+    (folder / "index.html").write_text(BARE_PAGE_HTML)
+    (folder / "bare.js").write_text(BARE_PAGE_SCRIPT)
+    for name in (
+        "pyodide.mjs",
+        "pyodide.asm.mjs",
+        "pyodide.asm.wasm",
+        "python_stdlib.zip",
+        "pyodide-lock.json",
+    ):
+        shutil.copyfile(pyodide / name, folder / "pyodide" / name)
+
+
+def emulate(page, link: dict | None) -> None:
+    """The phone link on this page's DevTools session (nothing when link is None)."""
+    if not link:
+        return
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    rate = link["mbps"] * 1_000_000 / 8
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {
+            "offline": False,
+            "latency": link["rtt_ms"],
+            "downloadThroughput": rate,
+            "uploadThroughput": rate,
+        },
+    )
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": link["cpu"]})
+
+
+def wait_for_precache(page) -> dict | None:
+    """The worker's status once it controls the page with a complete cache; None for a page without one."""
+    if not page.evaluate("Boolean(window.ewarOffline)"):
+        return None
+    deadline = time.monotonic() + 180
+    while True:
+        status = page.evaluate("window.ewarOffline.status()")
+        if status.get("complete") and status.get("controlled"):
+            return status
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the worker did not finish precaching: {status}")
+        page.wait_for_timeout(200)
+
+
+def by_file(ledger: list) -> dict[str, int]:
+    files: dict[str, int] = {}
+    for _method, path, _status, sent in ledger:
+        files[path] = files.get(path, 0) + sent
+    return files
+
+
+def first_visit(playwright, cdn, url: str, link: dict | None) -> dict:
+    """A fresh profile's first visit through the CDN stand-in (service workers allowed, as for a player): TTI,
+    the bytes of the page's requests and of the precache that follows; then a second visit (TTI)."""
+    with tempfile.TemporaryDirectory(prefix="ewar-profile-") as profile:
+        context = playwright.chromium.launch_persistent_context(
+            profile,
+            executable_path=CHROMIUM,
+            args=CHROMIUM_ARGS,
+            headless=True,
+            service_workers="allow",
+            bypass_csp=True,  # Playwright's string predicates are evaluated in the page; loading is unchanged
+        )
+        context.add_init_script(INIT_SCRIPT)
+        try:
+            cdn.take_ledger()
+            page = context.new_page()
+            emulate(page, link)
+            page.goto(url, wait_until="commit")
+            page.wait_for_function(
+                "window.__bench && (window.__bench.readyAt !== null || document.body?.dataset.state === 'error')",
+                timeout=READY_TIMEOUT_MS,
+            )
+            facts = page.evaluate(LOAD_FACTS)
+            if facts["ready"] is None:
+                raise RuntimeError(f"{url} did not become ready: {page.inner_text('body')[:300]}")
+            page_ledger = cdn.take_ledger()
+            precache = wait_for_precache(page)
+            precache_ledger = cdn.take_ledger()
+            page.close()
+            second = context.new_page()
+            emulate(second, link)
+            second.goto(url, wait_until="commit")
+            second.wait_for_function(
+                "window.__bench && window.__bench.readyAt !== null", timeout=READY_TIMEOUT_MS
+            )
+            warm_ready = second.evaluate("window.__bench.readyAt")
+            second.close()
+        finally:
+            context.close()
+    return {
+        "cold_tti_ms": facts["ready"],
+        "warm_tti_ms": warm_ready,
+        "path": facts["path"],
+        "reason": facts["reason"],
+        "page_files": by_file(page_ledger),
+        "precache_files": by_file(precache_ledger),
+        "page_bytes": sum(sent for *_, sent in page_ledger),
+        "precache_bytes": sum(sent for *_, sent in precache_ledger),
+        "precached": precache is not None,
+    }
+
+
+def measure_first_visits(playwright, site: Path, url: str, runs: int) -> dict:
+    """Every page of FIRST_VISIT_PAGES in turn, `runs` times, unthrottled and on the phone link."""
+    cdn_module = importlib.import_module("tools.build.cdn")
+    stock_bare_page(site, ROOT / "node_modules" / "pyodide")
+    results: dict = {
+        "budget": FIRST_VISIT_BUDGET,
+        "brotli_quality": cdn_module.BROTLI_QUALITY,
+        "links": {},
+    }
+    with cdn_module.CdnProxy(url) as cdn:
+        first_visit(
+            playwright, cdn, cdn.url + "?load=micropip", None
+        )  # warms the server's caches only
+        for link_name, link in (("unthrottled", None), ("phone", PHONE)):
+            visits: dict[str, list[dict]] = {name: [] for name in FIRST_VISIT_PAGES}
+            for run_index in range(runs):
+                for name, suffix in FIRST_VISIT_PAGES.items():
+                    visits[name].append(first_visit(playwright, cdn, cdn.url + suffix, link))
+                print(
+                    f"  first visits, {link_name}: run {run_index + 1}/{runs} done", file=sys.stderr
+                )
+            results["links"][link_name] = {
+                name: summarise(runs_of) for name, runs_of in visits.items()
+            }
+    return results
+
+
+def summarise(visits: list[dict]) -> dict:
+    last = visits[-1]
+    return {
+        "cold_tti_ms": median([v["cold_tti_ms"] for v in visits]),
+        "warm_tti_ms": median([v["warm_tti_ms"] for v in visits]),
+        "cold_tti_all_ms": [round(v["cold_tti_ms"]) for v in visits],
+        "page_bytes": median([v["page_bytes"] for v in visits]),
+        "precache_bytes": median([v["precache_bytes"] for v in visits]),
+        "total_bytes": median([v["page_bytes"] + v["precache_bytes"] for v in visits]),
+        "paths": sorted({str(v["path"]) for v in visits}),
+        "page_files": last["page_files"],
+        "precache_files": last["precache_files"],
+    }
+
+
+def first_visit_report(results: dict) -> list[str]:
+    out = [
+        "",
+        (
+            f"First visit through a CDN stand-in (tools/build/cdn.py: brotli q{results['brotli_quality']} for text"
+            " and wasm, as sent, headers included): fresh profile, page + the offline precache after it"
+        ),
+    ]
+    for link_name, pages in results["links"].items():
+        bare = pages["bare loadPyodide"]
+        rows = []
+        for name, v in pages.items():
+            rows.append(
+                [
+                    name + ("" if name.startswith("bare") else f" ({'/'.join(v['paths'])})"),
+                    seconds(v["cold_tti_ms"]),
+                    f"{v['cold_tti_ms'] / bare['cold_tti_ms']:.2f}",
+                    seconds(v["warm_tti_ms"]),
+                    megabytes(v["page_bytes"]),
+                    megabytes(v["precache_bytes"]),
+                    megabytes(v["total_bytes"]),
+                    "yes" if v["total_bytes"] <= results["budget"] else "NO",
+                ]
+            )
+        title = (
+            "unthrottled"
+            if link_name == "unthrottled"
+            else (
+                f"phone link: {PHONE['mbps']:g} Mbit/s, {PHONE['rtt_ms']} ms RTT, CPU {PHONE['cpu']}x slower"
+            )
+        )
+        out += [
+            f"{title} (median of {len(bare['cold_tti_all_ms'])}; runs cold ms: "
+            + "; ".join(f"{name}: {v['cold_tti_all_ms']}" for name, v in pages.items())
+            + ")",
+            table(
+                rows,
+                [
+                    "page",
+                    "TTI cold",
+                    "vs bare",
+                    "TTI repeat",
+                    "page bytes",
+                    "precache",
+                    "first visit",
+                    "<= 5 MB",
+                ],
+            ),
+        ]
+    ours = results["links"]["unthrottled"]["our page (its own choice)"]
+    files = sorted({**ours["page_files"]}.items(), key=lambda item: -item[1])
+    rows = [
+        [path, megabytes(sent), megabytes(ours["precache_files"].get(path, 0))]
+        for path, sent in files[:14]
+    ]
+    extra = {p: s for p, s in ours["precache_files"].items() if p not in ours["page_files"]}
+    rows += [
+        [path + " (precache only)", megabytes(0), megabytes(sent)]
+        for path, sent in extra.items()
+        if sent > 2000
+    ]
+    out += [
+        "Our page's first visit (unthrottled), by file",
+        table(rows, ["file", "page", "precache"]),
+    ]
+    return out
+
+
+def first_visit_chart(results: dict) -> str:
+    """An SVG of the first visits: cold TTI against bare Pyodide per link, and bytes against the budget."""
+    from html import escape
+
+    pages = list(FIRST_VISIT_PAGES)
+    colours = {
+        "bare loadPyodide": "#8a8a8a",
+        "our page (its own choice)": "#1f77b4",
+        "micropip path": "#2ca02c",
+        "snapshot path": "#d62728",
+    }
+    links = results["links"]
+    width, left, bar, gap = 800, 210, 16, 6
+    panel_height = len(pages) * (bar + gap) + 30
+    height = 40 + panel_height * (len(links) + 1) + 30
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        'font-family="sans-serif" font-size="12">',
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+        '<text x="10" y="22" font-size="15" font-weight="bold">A first visit (fresh profile): time to interactive '
+        "and bytes as a CDN sends them</text>",
+    ]
+
+    def panel(
+        top: float, title: str, values: dict[str, float], unit: str, limit: float | None
+    ) -> None:
+        top_value = max([*values.values(), limit or 0]) * 1.15
+        scale = (width - left - 60) / top_value
+        parts.append(f'<text x="10" y="{top + 14}" font-weight="bold">{escape(title)}</text>')
+        if limit:  # drawn first: the bars and their labels go over it
+            x = left + limit * scale
+            bottom = top + 24 + len(pages) * (bar + gap)
+            parts.append(
+                f'<line x1="{x:.1f}" y1="{top + 20}" x2="{x:.1f}" y2="{bottom}" stroke="black" '
+                'stroke-dasharray="4 3"/>'
+            )
+            parts.append(
+                f'<text x="{x + 3:.1f}" y="{bottom + 10}" font-size="11">{limit:g} {unit} budget</text>'
+            )
+        for index, name in enumerate(pages):
+            y = top + 24 + index * (bar + gap)
+            value = values[name]
+            parts.append(
+                f'<text x="{left - 8}" y="{y + bar - 4}" text-anchor="end">{escape(name)}</text>'
+            )
+            parts.append(
+                f'<rect x="{left}" y="{y}" width="{value * scale:.1f}" height="{bar}" fill="{colours[name]}"/>'
+            )
+            label = f"{value:.2f} {unit}"
+            if unit == "s":
+                label += f" ({value / values[pages[0]]:.2f}× bare)"
+            parts.append(
+                f'<text x="{left + value * scale + 4:.1f}" y="{y + bar - 4}" stroke="white" '
+                f'stroke-width="3" paint-order="stroke">{label}</text>'
+            )
+
+    top = 40.0
+    for link_name, measured in links.items():
+        title = (
+            "Time to interactive, unthrottled (median)"
+            if link_name == "unthrottled"
+            else f"Time to interactive, phone link: {PHONE['mbps']:g} Mbit/s, {PHONE['rtt_ms']} ms RTT, "
+            f"CPU {PHONE['cpu']}x slower (median)"
+        )
+        panel(top, title, {name: measured[name]["cold_tti_ms"] / 1000 for name in pages}, "s", None)
+        top += panel_height
+    bytes_title = f"First visit: page + offline precache (brotli q{results['brotli_quality']} as the CDN stand-in sends)"
+    first = links["unthrottled"]
+    panel(
+        top,
+        bytes_title,
+        {name: first[name]["total_bytes"] / 1e6 for name in pages},
+        "MB",
+        results["budget"] / 1e6,
+    )
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
 # Play: input latency and long tasks
 
 
@@ -474,7 +801,12 @@ def run(options: argparse.Namespace) -> dict:
             variants["baseline micropip path"] = other + "?load=micropip"
             variants["baseline snapshot path"] = other + "?load=snapshot"
         playwright = stack.enter_context(sync_playwright())
-        measure(options, results, variants, url, site, playwright)
+        if options.first_visit_runs:
+            results["first_visit"] = measure_first_visits(
+                playwright, site, url, options.first_visit_runs
+            )
+        if not options.only_first_visit:
+            measure(options, results, variants, url, site, playwright)
     return results
 
 
@@ -581,6 +913,17 @@ def play_report(play: dict, title: str) -> list[str]:
 
 
 def report(results: dict) -> str:
+    machine = (
+        f"Machine: {os.cpu_count()} cores, load average {results['load_before']} before and"
+        f" {results['load_after']} after (other processes share the CPU: compare with care)"
+    )
+    first = first_visit_report(results["first_visit"]) if results.get("first_visit") else []
+    if not results["variants"]:
+        return "\n".join([machine, *first])
+    return "\n".join([machine, *first, "", page_report(results)])
+
+
+def page_report(results: dict) -> str:
     variants = results["variants"]
     bare = variants["bare loadPyodide"]
     rows = []
@@ -599,10 +942,6 @@ def report(results: dict) -> str:
             ]
         )
     out = [
-        (
-            f"Machine: {os.cpu_count()} cores, load average {results['load_before']} before and"
-            f" {results['load_after']} after (other processes share the CPU: compare with care)"
-        ),
         f"Page load (median of {results['runs']} runs; cold = empty profile, warm = second visit, disk cache)",
         table(
             rows,
@@ -670,6 +1009,16 @@ def main() -> int:
         type=Path,
         help="another build's dist/ (e.g. main's), loaded and played in turn with this one",
     )
+    parser.add_argument(
+        "--first-visit-runs",
+        type=int,
+        default=3,
+        help="first visits per page through the CDN stand-in, unthrottled and on the phone link (0: skip)",
+    )
+    parser.add_argument(
+        "--only-first-visit", action="store_true", help="measure the first visits only"
+    )
+    parser.add_argument("--chart", type=Path, help="write an SVG chart of the first visits here")
     parser.add_argument("--json", type=Path, help="also write the results here")
     options = parser.parse_args()
     options.throttle = [float(x) for x in options.throttle.split(",") if x.strip()]
@@ -680,6 +1029,8 @@ def main() -> int:
     print(report(results))
     if options.json:
         options.json.write_text(json.dumps(results, indent=1))
+    if options.chart and results.get("first_visit"):
+        options.chart.write_text(first_visit_chart(results["first_visit"]))
     return 0
 
 

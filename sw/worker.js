@@ -3,6 +3,9 @@
 // build.py writes dist/sw.js from this file, replacing the PRECACHE line with the build's file list.
 // One Cache Storage cache per build ("ewar-<build_id>"); install fills it completely or fails (the old
 // version stays in charge); activation deletes every other "ewar-" cache; skipWaiting only on request.
+// Files listed "on_use" (the memory snapshot: only the snapshot path loads it) are never downloaded by the
+// worker itself: it keeps the copy an older build's cache holds, or the one the page fetches through it
+// (checked by sha256 like the rest). A first visit thus costs only the files of the path the page took.
 
 /* eslint-env serviceworker */
 
@@ -11,6 +14,7 @@
 import { handleSync } from "./js/scores/sync.js";
 
 const PRECACHE = /* @precache */ { build_id: "dev", files: [] };
+const ON_USE = new Set(PRECACHE.on_use ?? []);
 
 const CACHE_PREFIX = "ewar-";
 const CACHE_NAME = `${CACHE_PREFIX}${PRECACHE.build_id}`;
@@ -37,7 +41,9 @@ const CONTENT_TYPES = {
 // What the site's headers say about how a file may be used, kept with the cached copy (netlify.toml sets them).
 const KEPT_HEADERS = ["content-security-policy", "x-content-type-options", "referrer-policy"];
 
-const byPath = new Map(PRECACHE.files.map(([path, sha256, size]) => [path, { path, sha256, size }]));
+const byPath = new Map(
+  PRECACHE.files.map(([path, sha256, size]) => [path, { path, sha256, size, onUse: ON_USE.has(path) }]),
+);
 
 function urlOf(path) {
   return new URL(path, SCOPE).href;
@@ -95,9 +101,23 @@ async function download(entry) {
   throw new Error(`precache ${entry.path}: sha256 ${last} is not the build's ${entry.sha256}`);
 }
 
+/** An on-use file the page fetched before this worker existed (a first visit on the snapshot path), from the
+ * HTTP cache only, if its bytes are the build's; else null. */
+async function fromHttpCache(entry) {
+  try {
+    const response = await fetch(urlOf(entry.path), { cache: "only-if-cached", mode: "same-origin" });
+    if (!response.ok) return null;
+    const bytes = await response.arrayBuffer();
+    return (await sha256(bytes)) === entry.sha256 ? storedResponse(entry, bytes, response) : null;
+  } catch {
+    return null; // not in the HTTP cache
+  }
+}
+
 async function precacheOne(cache, entry, oldCaches) {
-  const kept = await findKept(entry, oldCaches);
-  await cache.put(urlOf(entry.path), kept ?? (await download(entry)));
+  const kept = (await findKept(entry, oldCaches)) ?? (entry.onUse ? await fromHttpCache(entry) : null);
+  if (kept) await cache.put(urlOf(entry.path), kept);
+  else if (!entry.onUse) await cache.put(urlOf(entry.path), await download(entry));
 }
 
 /** Runs work(item) at most `limit` at a time; the first failure stops the rest and is thrown once all settle. */
@@ -156,16 +176,30 @@ function precachedPath(request) {
   return byPath.has(path) ? path : null;
 }
 
-async function fromCache(path, request) {
+/** Keeps an on-use file the page fetched, if its bytes are the build's (a wrong copy is not kept). */
+async function keepOnUse(entry, response) {
+  const bytes = await response.arrayBuffer();
+  if ((await sha256(bytes)) !== entry.sha256) return;
+  const cache = await caches.open(CACHE_NAME);
+  await cache.put(urlOf(entry.path), storedResponse(entry, bytes, response));
+}
+
+async function fromCache(event, path) {
   const cache = await caches.open(CACHE_NAME);
   const hit = await cache.match(urlOf(path));
-  return hit ?? fetch(request); // only if the browser evicted the cache: the network, as without a worker
+  if (hit) return hit;
+  // An on-use file not fetched yet, or a cache the browser evicted: the network, as without a worker.
+  const response = await fetch(event.request);
+  const entry = byPath.get(path);
+  if (entry.onUse && response.ok) event.waitUntil(keepOnUse(entry, response.clone()).catch(() => {}));
+  return response;
 }
 
 async function status() {
   const cache = await caches.open(CACHE_NAME);
   const keys = new Set((await cache.keys()).map((request) => request.url));
-  const missing = [...byPath.keys()].filter((path) => !keys.has(urlOf(path)));
+  const absent = [...byPath.values()].filter((entry) => !keys.has(urlOf(entry.path)));
+  const missing = absent.filter((entry) => !entry.onUse).map((entry) => entry.path);
   const bytes = [...byPath.values()].reduce((sum, entry) => sum + entry.size, 0);
   return {
     buildId: PRECACHE.build_id,
@@ -173,6 +207,7 @@ async function status() {
     files: byPath.size,
     bytes,
     missing,
+    notYetUsed: absent.filter((entry) => entry.onUse).map((entry) => entry.path),
     complete: missing.length === 0,
   };
 }
@@ -189,7 +224,7 @@ self.addEventListener("fetch", (event) => {
   const { request } = event;
   if (request.method !== "GET" || request.headers.has("range")) return;
   const path = precachedPath(request);
-  if (path) event.respondWith(fromCache(path, request));
+  if (path) event.respondWith(fromCache(event, path));
 });
 
 self.addEventListener("sync", handleSync); // "ewar-scores": sends the queued daily scores once online

@@ -92,8 +92,9 @@ class TestDistContents:
         }
         for name, size in info["runtime_files"].items():
             copied = (built.dist / "pyodide" / name).read_bytes()
-            assert copied == (PYODIDE / name).read_bytes()
             assert len(copied) == size
+            if name != "python_stdlib.zip":  # trimmed by the build (tests/build/test_stdlib.py)
+                assert copied == (PYODIDE / name).read_bytes()
 
     def test_build_info_names_what_the_page_loads(self, built, info):
         assert list(info) == [

@@ -253,15 +253,9 @@ def test_a_build_without_a_snapshot_uses_micropip(tab):
 # The policy without a forced path
 
 
-def test_first_visit_without_a_speed_estimate_takes_micropip_then_repeats_take_the_snapshot(
-    quiet_context,
-):
+def test_a_first_visit_takes_micropip_then_repeats_take_the_snapshot_once_loaded(quiet_context):
     first = quiet_context.new_page()
-    # A fresh headless profile has no network-quality estimate above Chromium's default (~1.4 Mbps).
-    assert chosen_path(first) == {
-        "snapshot": False,
-        "reason": "first visit, connection not known to be fast",
-    }
+    assert chosen_path(first) == {"snapshot": False, "reason": "snapshot not held yet"}
     first.close()
     forced = quiet_context.new_page()
     assert (
@@ -273,26 +267,19 @@ def test_first_visit_without_a_speed_estimate_takes_micropip_then_repeats_take_t
     again.close()
 
 
-def test_a_fast_connection_takes_the_snapshot_on_a_first_visit(tab):
-    cdp = tab.context.new_cdp_session(tab)
+def emulate_link(page, mbps: float, rtt_ms: int) -> None:
+    cdp = page.context.new_cdp_session(page)
     cdp.send("Network.enable")
-    rate = 200_000_000 / 8  # 200 Mbps: navigator.connection then reports downlink 10 (its cap)
+    rate = mbps * 1_000_000 / 8
     cdp.send(
         "Network.emulateNetworkConditions",
-        {"offline": False, "latency": 1, "downloadThroughput": rate, "uploadThroughput": rate},
+        {"offline": False, "latency": rtt_ms, "downloadThroughput": rate, "uploadThroughput": rate},
     )
-    assert chosen_path(tab) == {"snapshot": True, "reason": "fast connection"}
 
 
-def test_a_slow_connection_takes_micropip_on_a_first_visit(tab):
-    cdp = tab.context.new_cdp_session(tab)
-    cdp.send("Network.enable")
-    rate = 4_000_000 / 8  # 4 Mbps: navigator.connection reports downlink 4
-    cdp.send(
-        "Network.emulateNetworkConditions",
-        {"offline": False, "latency": 20, "downloadThroughput": rate, "uploadThroughput": rate},
-    )
-    assert chosen_path(tab) == {
-        "snapshot": False,
-        "reason": "first visit, connection not known to be fast",
-    }
+@pytest.mark.parametrize("mbps", [200, 4], ids=["fast", "slow"])
+def test_a_first_visit_takes_micropip_whatever_the_connection(tab, mbps):
+    # 200 Mbps: navigator.connection reports downlink 10 (its cap), the "fast connection" of load-path.js.
+    # The snapshot would still more than double the first visit's bytes (the 5 MB budget of issue 15).
+    emulate_link(tab, mbps, 20)
+    assert chosen_path(tab) == {"snapshot": False, "reason": "snapshot not held yet"}

@@ -8,6 +8,7 @@ import json
 import re
 import struct
 import tempfile
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -60,6 +61,9 @@ async (paths) => {
 }
 """
 SCORES_API = re.compile(r"/api/scores\?")
+FETCHING_FOR_NEXT_VISIT = (
+    "performance.getEntriesByName('ewar:snapshot-for-next-visit').length === 1"
+)
 
 
 def web_conftest():
@@ -137,7 +141,7 @@ def finish_game(page) -> dict:
 def visited(browser, server_url: str) -> Iterator[tuple[object, object]]:
     """(context, page) after a first visit, once the worker controls the page with its whole cache: shared by
     the tests that go offline from there (each comes back online). The loader makes its own choice of path
-    (nothing forced): micropip on this first visit, the worker's snapshot afterwards."""
+    (nothing forced): micropip on this first visit, and the worker does not download the snapshot."""
     context = browser.new_context(base_url=server_url, bypass_csp=True)
     try:
         page = context.new_page()
@@ -171,13 +175,78 @@ def test_a_practice_game_loads_and_plays_offline(online, server_url, build_info,
     assert page.evaluate("navigator.serviceWorker.controller !== null")
     types = page.evaluate(CONTENT_TYPES, list(SERVED_AS))
     assert types == SERVED_AS  # from the cache, offline
-    if build_info.get("snapshot"):  # the loader's fast path: the snapshot, from the worker's cache
-        engine = page.evaluate("[window.ewar.engine.path, window.ewar.engine.reason]")
-        assert engine == ["snapshot", "snapshot in the service worker's cache"]
+    # The first visit took micropip; the worker holds that path's files, not the snapshot nobody used.
+    assert status["notYetUsed"] == [build_info["snapshot"]["file"]]
+    engine = page.evaluate("[window.ewar.engine.path, window.ewar.engine.reason]")
+    assert engine == ["micropip", "snapshot not held yet"]
 
     first = start_from_menu(page, speed="fast", deal=quick_seed)
     assert (first["mode"], first["seed"]) == ("practice", quick_seed)
     finish_game(page)
+
+
+def test_the_worker_keeps_the_snapshot_once_the_page_has_used_it(online, server_url, build_info):
+    context, page = online
+    snapshot = build_info["snapshot"]["file"]
+    page.goto("/?load=snapshot")
+    wait_ready(page)
+    assert page.evaluate("window.ewar.engine.path") == "snapshot"
+    deadline = time.monotonic() + WORKER_MS / 1000
+    while page.evaluate("window.ewarOffline.status()")[
+        "notYetUsed"
+    ]:  # the worker checks and keeps it
+        assert time.monotonic() < deadline, "the worker did not keep the snapshot"
+        page.wait_for_timeout(100)
+    # Offline, the loader's own choice is now the snapshot, from the worker's checked copy.
+    go_offline_and_reload(context, page, server_url, query="?")
+    assert page.evaluate(f"caches.match({json.dumps(snapshot)}).then((hit) => hit?.ok === true)")
+    engine = page.evaluate("[window.ewar.engine.path, window.ewar.engine.reason]")
+    assert engine == ["snapshot", "snapshot in the service worker's cache"]
+
+
+def not_yet_used(page) -> list[str]:
+    return page.evaluate("window.ewarOffline.status()")["notYetUsed"]
+
+
+def test_a_repeat_visit_on_a_fast_connection_fetches_the_snapshot_for_the_next(
+    browser, server_url, build_info
+):
+    context = browser.new_context(base_url=server_url, service_workers="allow", bypass_csp=True)
+    try:
+        context.clock.install()  # the fetch waits NEXT_VISIT_FETCH_DELAY_MS (5 s) after the game is ready
+        page = context.new_page()
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        rate = 200_000_000 / 8  # navigator.connection: downlink 10, effectiveType 4g
+        cdp.send(
+            "Network.emulateNetworkConditions",
+            {"offline": False, "latency": 1, "downloadThroughput": rate, "uploadThroughput": rate},
+        )
+        snapshot_url = server_url + build_info["snapshot"]["file"]
+        asked = []
+        page.on("request", lambda request: asked.append(request.url))
+        page.goto("/")
+        wait_ready(page)
+        wait_precached(page)
+        page.clock.fast_forward(6000)
+        page.wait_for_timeout(300)  # a fetch would have started by now
+        # A first visit never fetches it, however fast the connection: the 5 MB budget
+        assert snapshot_url not in asked
+        assert not_yet_used(page) == [build_info["snapshot"]["file"]]
+        page.reload()
+        wait_ready(page)
+        assert page.evaluate("window.ewar.engine.path") == "micropip"
+        page.clock.fast_forward(6000)
+        deadline = time.monotonic() + WORKER_MS / 1000
+        while not_yet_used(page):  # fetched through the worker, which checks and keeps it
+            assert time.monotonic() < deadline, "the worker did not keep the snapshot"
+            page.wait_for_timeout(100)
+        page.reload()
+        wait_ready(page)
+        engine = page.evaluate("[window.ewar.engine.path, window.ewar.engine.reason]")
+        assert engine == ["snapshot", "snapshot in the service worker's cache"]
+    finally:
+        context.close()
 
 
 def test_the_daily_game_plays_offline_with_the_devices_utc_date(
@@ -446,3 +515,43 @@ def test_the_manifest_is_valid_and_chromium_finds_the_app_installable(browser, s
             assert {(192, "any"), (512, "any"), (192, "maskable"), (512, "maskable")} <= kinds
         finally:
             context.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# What a first visit costs over the wire
+
+FIRST_VISIT_BUDGET = (
+    5_000_000  # bytes as the CDN sends them (issue 15), page and offline precache together
+)
+
+
+@pytest.fixture
+def cdn(build_module, server_url) -> Iterator[object]:
+    """The dev server behind tools/build/cdn.py's stand-in for the CDN (compresses like it, counts bytes)."""
+    cdn_module = importlib.import_module(f"{build_module.__name__}.cdn")
+    with cdn_module.CdnProxy(server_url) as proxy:
+        yield proxy
+
+
+def test_a_first_visit_costs_at_most_5_mb_and_the_daily_then_plays_offline(
+    browser, cdn, build_info
+):
+    # A player's context: the loader's own choice of path (nothing forced), the worker allowed.
+    context = browser.new_context(base_url=cdn.url, service_workers="allow", bypass_csp=True)
+    try:
+        page = context.new_page()
+        page.goto("/")
+        wait_ready(page)
+        assert page.evaluate("window.ewar.engine.path") == "micropip"
+        wait_precached(page)
+        sent = cdn.take_ledger()
+        total = sum(size for *_, size in sent)
+        biggest = sorted(sent, key=lambda entry: -entry[3])[:6]
+        assert total <= FIRST_VISIT_BUDGET, f"{total} bytes; the largest: {biggest}"
+        assert "/" + build_info["snapshot"]["file"] not in [path for _, path, _, _ in sent]
+
+        go_offline_and_reload(context, page, cdn.url)
+        first = start_from_menu(page, mode="daily")
+        assert first["mode"] == "daily" and first["seed"] is not None
+    finally:
+        context.close()

@@ -16,6 +16,7 @@ from pathlib import Path
 from .devserver import DevServer, serve_in_foreground
 from .pipeline import BuildError, BuildResult, Context, Inputs, Step, run_pipeline
 from .snapshot import SNAPSHOT_STEPS
+from .stdlib import publish_trimmed_stdlib, stdlib_inputs
 from .steps import (
     BUILD_INFO,
     PYODIDE_FILES,
@@ -46,6 +47,8 @@ STEPS: list[Step] = [
     Step("engine_wheel", build_engine_wheel, engine_inputs),
     Step("pyodide_runtime", copy_pyodide_runtime, pyodide_inputs),
     Step("micropip_wheel", fetch_micropip, micropip_inputs),
+    # The game runs with both wheels to find what it imports: after them.
+    Step("stdlib", publish_trimmed_stdlib, stdlib_inputs),
     Step("web", copy_web, web_inputs),
     Step("icons", draw_icons, icons_inputs),
     *SNAPSHOT_STEPS,  # the page's memory snapshot (dist/) and the function's (build/function/)

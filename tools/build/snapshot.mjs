@@ -1,7 +1,10 @@
 // The one snapshot maker (build step "snapshot"): a Pyodide memory snapshot with the engine imported, made through
 // the shared host (web/js/engine/host.js), for the page (gzipped) and for the scores function (raw).
 //
-//   node tools/build/snapshot.mjs --pyodide DIR --wheel ewar-X.whl --out FOLDER
+//   node tools/build/snapshot.mjs --pyodide DIR --wheel ewar-X.whl --out FOLDER [--stdlib ZIP]
+//
+// --stdlib: the standard-library zip the snapshot will be restored with (the page's trimmed one), else Pyodide's
+// own. A snapshot holds the zip importer's index of that zip, so it must be restored with the same file.
 //
 // Writes FOLDER/engine.snapshot and FOLDER/engine.snapshot.gz, restores the snapshot once and plays a short game
 // through it, then prints one JSON line: {size, sha256, gzip_size, pyodide_version, wasm_size, engine_version,
@@ -35,7 +38,12 @@ const PROGRAM_NAME = "./this.program";
 
 function readOptions() {
   const { values } = parseArgs({
-    options: { pyodide: { type: "string" }, wheel: { type: "string" }, out: { type: "string" } },
+    options: {
+      pyodide: { type: "string" },
+      wheel: { type: "string" },
+      out: { type: "string" },
+      stdlib: { type: "string" },
+    },
   });
   for (const name of ["pyodide", "wheel", "out"]) {
     if (!values[name]) throw new Error(`--${name} is required`);
@@ -44,6 +52,7 @@ function readOptions() {
     pyodideDir: path.resolve(values.pyodide),
     wheel: path.resolve(values.wheel),
     out: path.resolve(values.out),
+    stdlib: values.stdlib ? { stdLibURL: path.resolve(values.stdlib) } : {},
   };
 }
 
@@ -97,13 +106,13 @@ function quiet() {
 }
 
 /** Restores the snapshot as the page does, then plays a short game and checks its replay (after_restore). */
-async function proveItRestores(host, loadPyodide, indexURL, made) {
+async function proveItRestores(host, loadPyodide, indexURL, made, stdlib) {
   const { pyodide, bridge } = await host.restoreEngine({
     loadPyodide,
     indexURL,
     snapshot: made.snapshot,
     expect: { version: made.version, modules: made.modules },
-    options: quiet(),
+    options: { ...quiet(), ...stdlib },
   });
   bridge.after_restore();
   const view = JSON.parse(bridge.new_game("practice", 7, "normal", false, null).frame(5000)).view;
@@ -112,7 +121,7 @@ async function proveItRestores(host, loadPyodide, indexURL, made) {
 }
 
 async function main() {
-  const { pyodideDir, wheel, out } = readOptions();
+  const { pyodideDir, wheel, out, stdlib } = readOptions();
   const host = await import(pathToFileURL(HOST).href);
   const indexURL = `${pyodideDir}${path.sep}`;
   const { loadPyodide, version: pyodideVersion } = await import(
@@ -126,7 +135,7 @@ async function main() {
       loadPyodide,
       indexURL,
       engineWheel,
-      options: { ...quiet(), _sysExecutable: PROGRAM_NAME },
+      options: { ...quiet(), ...stdlib, _sysExecutable: PROGRAM_NAME },
     }),
   );
   const makeMs = performance.now() - started;
@@ -134,7 +143,7 @@ async function main() {
     throw new Error(`the heap grew to ${made.heapBytes} bytes (> ${DEFAULT_HEAP}); such a snapshot cannot be restored`);
   }
   started = performance.now();
-  await proveItRestores(host, loadPyodide, indexURL, made);
+  await proveItRestores(host, loadPyodide, indexURL, made, stdlib);
   const restoreMs = performance.now() - started;
 
   const packed = gzipSync(made.snapshot, { level: 9 });

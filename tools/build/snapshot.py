@@ -1,6 +1,8 @@
-"""The snapshot steps: one Pyodide memory snapshot of the engine (tools/build/snapshot.mjs), published
-gzipped for the page (dist/pyodide/engine-SHA.snapshot.gz, build-info's "snapshot") and raw for the
-scores function (build/function/engine.snapshot + engine.snapshot.json, outside dist/)."""
+"""The snapshot steps: Pyodide memory snapshots of the engine (tools/build/snapshot.mjs). The page's is made
+with the page's trimmed standard library and published gzipped (dist/pyodide/engine-SHA.snapshot.gz,
+build-info's "snapshot"); the scores function's is made with Pyodide's own standard library (which the function
+loads) and published raw (build/function/engine.snapshot + engine.snapshot.json, outside dist/). A snapshot
+must be restored with the standard-library zip it was made with."""
 
 from __future__ import annotations
 
@@ -11,12 +13,13 @@ import tempfile
 from pathlib import Path
 
 from .pipeline import BuildError, Context, Inputs, Step, fingerprint, replace_file
+from .stdlib import STDLIB_ZIP
 from .steps import forget_least_recent, pyodide_inputs
 from .toolchain import project_node, run_quiet
 
 MAKER = Path("tools") / "build" / "snapshot.mjs"
 HOST = Path("web") / "js" / "engine" / "host.js"
-SNAPSHOTS_KEPT = 3  # snapshots remembered in build/cache/snapshot, by input fingerprint
+SNAPSHOTS_KEPT = 4  # snapshots remembered in build/cache/snapshot, by input fingerprint
 FUNCTION_FOLDER = Path("build") / "function"
 FUNCTION_SNAPSHOT_FORMAT = 1  # engine.snapshot.json's "format": the function refuses any other
 
@@ -25,23 +28,36 @@ def engine_wheel(ctx: Context) -> Path:
     return ctx.dist / ctx.info["engine_wheel"]
 
 
-def snapshot_inputs(ctx: Context) -> Inputs:
-    """The maker, the host it loads, the runtime and the wheel (by content: tests build elsewhere)."""
+def page_stdlib(ctx: Context) -> Path:
+    return ctx.dist / "pyodide" / STDLIB_ZIP
+
+
+def snapshot_inputs(ctx: Context, stdlib: Path | None = None) -> Inputs:
+    """The maker, the host it loads, the runtime, the wheel and the standard library (by content: tests build
+    elsewhere)."""
     files = [ctx.root / MAKER, ctx.root / HOST, *pyodide_inputs(ctx).files]
-    return Inputs(files, {"engine_wheel_sha256": ctx.hashes.sha(engine_wheel(ctx))})
+    params = {"engine_wheel_sha256": ctx.hashes.sha(engine_wheel(ctx))}
+    if stdlib:
+        params["stdlib_sha256"] = ctx.hashes.sha(stdlib)
+    return Inputs(files, params)
 
 
-def kept_snapshot(ctx: Context) -> Path:
-    """The cache entry of the snapshot of this build's inputs (made when missing)."""
-    kept = ctx.cache / "snapshot" / fingerprint(ctx, snapshot_inputs(ctx))[:24]
+def page_snapshot_inputs(ctx: Context) -> Inputs:
+    return snapshot_inputs(ctx, page_stdlib(ctx))
+
+
+def kept_snapshot(ctx: Context, stdlib: Path | None = None) -> Path:
+    """The cache entry of the snapshot of this build's inputs with `stdlib` (None: Pyodide's own), made when
+    missing."""
+    kept = ctx.cache / "snapshot" / fingerprint(ctx, snapshot_inputs(ctx, stdlib))[:24]
     if not (kept / "facts.json").is_file():
-        make_snapshot(ctx, kept)
+        make_snapshot(ctx, kept, stdlib)
     os.utime(kept)  # most recently used
     forget_least_recent(kept.parent, keep=SNAPSHOTS_KEPT)
     return kept
 
 
-def make_snapshot(ctx: Context, kept: Path) -> None:
+def make_snapshot(ctx: Context, kept: Path, stdlib: Path | None) -> None:
     kept.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".making-", dir=kept.parent))
     try:
@@ -50,6 +66,7 @@ def make_snapshot(ctx: Context, kept: Path) -> None:
             str(ctx.root / MAKER),
             *("--pyodide", str(ctx.root / "node_modules" / "pyodide")),
             *("--wheel", str(engine_wheel(ctx)), "--out", str(work)),
+            *(("--stdlib", str(stdlib)) if stdlib else ()),
         ]
         done = run_quiet(command, "making the engine's memory snapshot", cwd=ctx.root)
         facts = json.loads(done.stdout.strip().splitlines()[-1])
@@ -62,7 +79,7 @@ def make_snapshot(ctx: Context, kept: Path) -> None:
 
 def publish_page_snapshot(ctx: Context) -> None:
     """dist/pyodide/engine-SHA.snapshot.gz, named by its content, and build-info's "snapshot"."""
-    kept = kept_snapshot(ctx)
+    kept = kept_snapshot(ctx, page_stdlib(ctx))
     facts = json.loads((kept / "facts.json").read_text())
     rel = f"pyodide/engine-{facts['sha256'][:16]}.snapshot.gz"
     ctx.put_file(rel, kept / "engine.snapshot.gz")
@@ -110,6 +127,6 @@ def publish_function_snapshot(ctx: Context) -> None:
 
 
 SNAPSHOT_STEPS = [
-    Step("page_snapshot", publish_page_snapshot, snapshot_inputs),
+    Step("page_snapshot", publish_page_snapshot, page_snapshot_inputs),
     Step("function_snapshot", publish_function_snapshot),
 ]

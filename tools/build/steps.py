@@ -28,6 +28,8 @@ PYODIDE_FILES = (
     "python_stdlib.zip",
     "pyodide-lock.json",
 )
+# Pyodide's standard library: the stdlib step publishes it trimmed to what the game imports (tools/build/stdlib.py).
+TRIMMED_BY_THE_BUILD = "python_stdlib.zip"
 # Zip timestamps of the engine wheel: fixed, so that the same sources give the same bytes.
 SOURCE_DATE_EPOCH = "315619200"  # 1980-01-02T00:00:00Z
 ENGINE_WHEELS_KEPT = 8  # engine wheels remembered in build/cache/engine, by source fingerprint
@@ -164,15 +166,18 @@ def pyodide_dir(root: Path) -> Path:
 def pyodide_inputs(ctx: Context) -> Inputs:
     folder = pyodide_dir(ctx.root)
     files = [folder / "package.json", *(folder / name for name in PYODIDE_FILES)]
-    return Inputs(files, {"records": ["pyodide_version", "runtime_files"]})
+    copied = [name for name in PYODIDE_FILES if name != TRIMMED_BY_THE_BUILD]
+    return Inputs(files, {"records": ["pyodide_version", "runtime_files"], "copied": copied})
 
 
 def copy_pyodide_runtime(ctx: Context) -> None:
     folder = pyodide_dir(ctx.root)
-    for name in PYODIDE_FILES:
+    copied = pyodide_inputs(ctx).params["copied"]
+    for name in copied:
         ctx.put_file(f"pyodide/{name}", folder / name)
-    # The one list of runtime files (under pyodide/) with their sizes: the page's loader reads it.
-    ctx.info["runtime_files"] = {name: (folder / name).stat().st_size for name in PYODIDE_FILES}
+    # The one list of runtime files (under pyodide/) with their sizes: the page's loader reads it. The stdlib
+    # step adds the standard library it trims.
+    ctx.info["runtime_files"] = {name: (folder / name).stat().st_size for name in copied}
     ctx.info["pyodide_version"] = json.loads((folder / "package.json").read_text())["version"]
 
 
@@ -298,11 +303,19 @@ def precache_list(ctx: Context) -> list[list]:
     ]
 
 
+def cached_on_use(ctx: Context) -> list[str]:
+    """Files the worker caches only once the page has fetched them, never on its own: the memory snapshot,
+    which only the snapshot path loads (a first visit takes micropip: the snapshot would double its bytes)."""
+    snapshot = ctx.info.get("snapshot") or {}
+    return [snapshot["file"]] if snapshot.get("file") else []
+
+
+def precache_manifest(ctx: Context) -> dict:
+    return {"build_id": ctx.info["build_id"], "files": precache_list(ctx), "on_use": cached_on_use(ctx)}
+
+
 def service_worker_inputs(ctx: Context) -> Inputs:
-    return Inputs(
-        [worker_source(ctx.root)],
-        {"build_id": ctx.info["build_id"], "files": precache_list(ctx)},
-    )
+    return Inputs([worker_source(ctx.root)], precache_manifest(ctx))
 
 
 def write_service_worker(ctx: Context) -> None:
@@ -313,7 +326,7 @@ def write_service_worker(ctx: Context) -> None:
     for imported in re.findall(r"^import\b[^;]*?from\s+[\"']\./([^\"']+)[\"']", source, re.MULTILINE):
         if imported not in ctx.outputs:
             raise BuildError(f"{source_path} imports ./{imported}, which is not in dist/")
-    manifest = {"build_id": ctx.info["build_id"], "files": precache_list(ctx)}
+    manifest = precache_manifest(ctx)
     listed = json.dumps(manifest, separators=(",", ":")).replace("],[", "],\n  [")
     ctx.put_bytes(SERVICE_WORKER, source.replace(PRECACHE_MARK, listed).encode())
 

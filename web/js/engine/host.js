@@ -71,9 +71,39 @@ export async function loadEngineFromWheel({ loadPyodide, indexURL, engineWheel, 
   return { pyodide, bridge };
 }
 
+const LARGEST_SCRUB_BLOCK = 16 * 2 ** 20;
+const SMALLEST_SCRUB_BLOCK = 16;
+
 /**
- * Build time: a memory snapshot of Pyodide with the engine unpacked and every engine module imported.
- * Resolves to {snapshot: Uint8Array, version, modules, heapBytes}.
+ * Zeroes the free chunks of the WebAssembly heap's allocator without growing the heap, so that a snapshot of it
+ * compresses better: allocates the largest blocks that still fit (the footprint capped at its current size),
+ * zeroes them, frees them all. Returns the bytes zeroed (0 where the runtime does not export the allocator).
+ */
+function zeroFreeMemory(module) {
+  const { _malloc: malloc, _free: free } = module;
+  const { _malloc_footprint: footprint, _malloc_set_footprint_limit: setLimit } = module;
+  if (![malloc, free, footprint, setLimit].every((f) => typeof f === "function")) return 0;
+  const blocks = [];
+  let zeroed = 0;
+  setLimit(footprint());
+  try {
+    for (let size = LARGEST_SCRUB_BLOCK; size >= SMALLEST_SCRUB_BLOCK; size /= 2) {
+      for (let pointer = malloc(size) >>> 0; pointer !== 0; pointer = malloc(size) >>> 0) {
+        module.HEAPU8.fill(0, pointer, pointer + size);
+        blocks.push(pointer);
+        zeroed += size;
+      }
+    }
+  } finally {
+    for (const pointer of blocks) free(pointer);
+    setLimit(-1 >>> 0); // no limit
+  }
+  return zeroed;
+}
+
+/**
+ * Build time: a memory snapshot of Pyodide with the engine unpacked and every engine module imported, garbage
+ * collected and its free memory zeroed. Resolves to {snapshot: Uint8Array, version, modules, heapBytes}.
  */
 export async function makeEngineSnapshot({ loadPyodide, indexURL, engineWheel, options = {} }) {
   const pyodide = await loadPyodide({ indexURL, _makeSnapshot: true, ...options });
@@ -81,6 +111,10 @@ export async function makeEngineSnapshot({ loadPyodide, indexURL, engineWheel, o
   const bridge = pyodide.pyimport("ewar.bridge");
   const [version, modules] = JSON.parse(bridge.preload());
   bridge.destroy(); // no proxy may outlive the snapshot
+  const gc = pyodide.pyimport("gc");
+  gc.collect();
+  gc.destroy();
+  zeroFreeMemory(pyodide._module);
   const heapBytes = pyodide._module.HEAP8.length;
   return { snapshot: pyodide.makeMemorySnapshot(), version, modules, heapBytes };
 }

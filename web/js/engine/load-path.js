@@ -32,21 +32,25 @@ async function cachedSnapshot(url) {
 // Where the Network Information API exists (Chromium), downlink is its estimate in Mbps, capped at 10.
 const FAST_DOWNLINK_MBPS = 10;
 
-/** True when the browser estimates at least FAST_DOWNLINK_MBPS and data is not to be saved. */
+/**
+ * True when the browser estimates at least FAST_DOWNLINK_MBPS, data is not to be saved, and the link is not
+ * known to be a mobile one (connection.type, where Chromium on Android gives it): the snapshot's download for
+ * the next visit is then cheap and nobody's data plan.
+ */
 function fastConnection() {
   const connection = navigator.connection;
-  if (!connection || connection.saveData) return false;
+  if (!connection || connection.saveData || connection.type === "cellular") return false;
   return connection.effectiveType === "4g" && connection.downlink >= FAST_DOWNLINK_MBPS;
 }
 
 /**
- * {use, cached, reason}: whether to load from the snapshot (cached: its response, if the worker holds it). The snapshot (~6 MB more than the micropip path, ~2-4 s less Python start-up) is used:
+ * {use, cached, reason}: whether to load from the snapshot (cached: its response, if the worker holds it). The
+ * snapshot (~6 MB more than the micropip path, several seconds less Python start-up) is used:
  * - when the service worker has it (repeat visits, offline), or this browser loaded this very snapshot before
  *   (so its HTTP cache most likely holds it);
- * - on a first visit only when the browser estimates a fast connection: below ~15-20 Mbps the extra download
- *   costs more than the start-up it saves (benchmarks/bench_page.py --throttle); without an estimate (Firefox,
- *   Safari) the micropip path is the safe choice. After such a first visit the service worker precaches the
- *   snapshot for the next one.
+ * - never on a first visit: it would more than double the first visit's download (a phone's first visit stays
+ *   under 5 MB, docs/performance.md). A repeat visit on a fast connection fetches it in the background for the
+ *   next one (fetchSnapshotForNextVisit), and the worker keeps it.
  */
 export async function chooseSnapshot(buildInfo) {
   const snapshot = buildInfo.snapshot;
@@ -60,6 +64,25 @@ export async function chooseSnapshot(buildInfo) {
   if (asked === "snapshot") return { use: true, cached, reason: "snapshot asked for" };
   if (cached) return { use: true, cached, reason: "snapshot in the service worker's cache" };
   if (storage.snapshotSeen() === snapshot.sha256) return { use: true, cached, reason: "snapshot loaded before" };
-  if (fastConnection()) return { use: true, cached, reason: "fast connection" };
-  return { use: false, reason: "first visit, connection not known to be fast" };
+  return { use: false, reason: "snapshot not held yet" };
+}
+
+// How long after the game is ready a repeat visit starts fetching the snapshot: after the first moves.
+const NEXT_VISIT_FETCH_DELAY_MS = 5000;
+
+/**
+ * On a repeat visit (a service worker controls the page) that loaded with micropip over a fast connection:
+ * fetches the snapshot through the worker, which keeps it, so that the next visit starts from it. Returns
+ * whether it will (and marks it for tools: performance mark "ewar:snapshot-for-next-visit").
+ */
+export function fetchSnapshotForNextVisit(buildInfo, { delayMs = NEXT_VISIT_FETCH_DELAY_MS } = {}) {
+  const file = buildInfo.snapshot?.file;
+  if (!file || !navigator.serviceWorker?.controller || !fastConnection()) return false;
+  performance.mark("ewar:snapshot-for-next-visit", { detail: { file, delayMs } });
+  setTimeout(() => {
+    fetch(pageUrl(file), { priority: "low" })
+      .then((response) => response.arrayBuffer())
+      .catch(() => {}); // offline now: the next visit loads with micropip again
+  }, delayMs);
+  return true;
 }

@@ -6,7 +6,7 @@
 import { createStorage } from "../app/storage.js";
 import { fetchBytes, fetchJson, LoadError, pageUrl, snapshotBytes } from "./downloads.js";
 import { installWithMicropip, restoreEngine } from "./host.js";
-import { chooseSnapshot } from "./load-path.js";
+import { chooseSnapshot, fetchSnapshotForNextVisit } from "./load-path.js";
 import { PATH_SHARES, PHASES, progressReporter, watchRuntimeFiles } from "./progress.js";
 
 export { LoadError } from "./downloads.js";
@@ -154,6 +154,7 @@ async function load(onProgress, onPath) {
   }
   onPath("micropip", PHASES);
   const engine = await loadWithMicropip(buildInfo, progressReporter(onProgress, PATH_SHARES.micropip));
+  if (!choice.use) fetchSnapshotForNextVisit(buildInfo);
   return markReady({ ...engine, reason });
 }
 

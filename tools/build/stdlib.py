@@ -1,0 +1,130 @@
+"""The stdlib step: dist/pyodide/python_stdlib.zip trimmed to the files the game imports and compiled to .pyc
+(loadPyodide reads it from indexURL as it would Pyodide's own). tools/build/stdlib.mjs finds the files by running
+the game in Pyodide with the whole zip, compiles them with Pyodide's own Python (tools/build/stdlib_compile.py),
+then runs the game again with the result: a module missing there fails the build."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import zipfile
+from pathlib import Path
+
+from .pipeline import BuildError, Context, Inputs, fingerprint
+from .steps import forget_least_recent, pyodide_dir
+from .toolchain import project_node, run_quiet
+
+STDLIB_ZIP = "python_stdlib.zip"
+FINDER = Path("tools") / "build" / "stdlib.mjs"
+PROBE = Path("tools") / "build" / "stdlib_probe.py"
+COMPILER = Path("tools") / "build" / "stdlib_compile.py"
+HOST = Path("web") / "js" / "engine" / "host.js"
+TRIMMED_KEPT = 3  # trimmed zips remembered in build/cache/stdlib, by input fingerprint
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed entry times: the same inputs give the same bytes
+
+
+def wheels(ctx: Context) -> tuple[Path, Path]:
+    return ctx.dist / ctx.info["micropip_wheel"], ctx.dist / ctx.info["engine_wheel"]
+
+
+def stdlib_inputs(ctx: Context) -> Inputs:
+    folder = pyodide_dir(ctx.root)
+    files = [ctx.root / FINDER, ctx.root / PROBE, ctx.root / COMPILER, ctx.root / HOST]
+    files += [
+        folder / name
+        for name in ("package.json", "pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
+    ]
+    files += [folder / STDLIB_ZIP, folder / "pyodide-lock.json"]
+    micropip, engine = wheels(ctx)
+    return Inputs(
+        files,
+        {"micropip_sha256": ctx.hashes.sha(micropip), "engine_sha256": ctx.hashes.sha(engine)},
+    )
+
+
+def run_the_game(ctx: Context, stdlib: Path | None) -> dict:
+    """stdlib.mjs's answer: the zip entries the game imported with `stdlib` (None: Pyodide's own zip)."""
+    micropip, engine = wheels(ctx)
+    command = [
+        str(project_node(ctx.root)),
+        str(ctx.root / FINDER),
+        *("--pyodide", str(pyodide_dir(ctx.root))),
+        *("--micropip", str(micropip), "--wheel", str(engine)),
+        *(("--stdlib", str(stdlib)) if stdlib else ()),
+    ]
+    what = (
+        "checking the trimmed standard library"
+        if stdlib
+        else "finding the standard library the game imports"
+    )
+    done = run_quiet(command, what, cwd=ctx.root)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def compile_zip(ctx: Context, source: Path, target: Path) -> None:
+    command = [
+        str(project_node(ctx.root)),
+        str(ctx.root / FINDER),
+        *("--pyodide", str(pyodide_dir(ctx.root))),
+        *("--compile", str(source), "--out", str(target)),
+    ]
+    run_quiet(command, "compiling the trimmed standard library", cwd=ctx.root)
+
+
+def as_sources(entries: list[str]) -> list[str]:
+    """Zip entries with each compiled module named by its source (json/decoder.pyc -> json/decoder.py)."""
+    return sorted(entry.removesuffix("c") if entry.endswith(".pyc") else entry for entry in entries)
+
+
+def write_trimmed_zip(source: Path, entries: list[str], target: Path) -> None:
+    """`entries` of the zip `source`, in name order, with fixed times and deflate level 9."""
+    with zipfile.ZipFile(source) as whole, zipfile.ZipFile(target, "w") as trimmed:
+        names = set(whole.namelist())
+        missing = sorted(set(entries) - names)
+        if missing:
+            raise BuildError(f"{source.name} holds no {missing[:5]}")
+        for name in sorted(set(entries)):
+            info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            trimmed.writestr(info, whole.read(name), compresslevel=9)
+
+
+def make_trimmed(ctx: Context, kept: Path) -> None:
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=".making-", dir=kept.parent))
+    try:
+        found = run_the_game(ctx, None)
+        write_trimmed_zip(
+            pyodide_dir(ctx.root) / STDLIB_ZIP, found["entries"], work / "sources.zip"
+        )
+        compile_zip(ctx, work / "sources.zip", work / STDLIB_ZIP)
+        (work / "sources.zip").unlink()
+        checked = run_the_game(ctx, work / STDLIB_ZIP)
+        if as_sources(checked["entries"]) != as_sources(found["entries"]):
+            raise BuildError(
+                "the game imports other files with the trimmed standard library than with the whole"
+            )
+        (work / "entries.json").write_text(json.dumps(found["entries"]))
+        shutil.rmtree(kept, ignore_errors=True)
+        os.replace(work, kept)  # whole entries only: a complete one holds entries.json
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def trimmed_stdlib(ctx: Context) -> Path:
+    """The trimmed zip of this build's inputs, from build/cache/stdlib (made when missing)."""
+    kept = ctx.cache / "stdlib" / fingerprint(ctx, stdlib_inputs(ctx))[:24]
+    if not (kept / "entries.json").is_file():
+        make_trimmed(ctx, kept)
+    os.utime(kept)  # most recently used
+    forget_least_recent(kept.parent, keep=TRIMMED_KEPT)
+    return kept / STDLIB_ZIP
+
+
+def publish_trimmed_stdlib(ctx: Context) -> None:
+    trimmed = trimmed_stdlib(ctx)
+    ctx.put_file(f"pyodide/{STDLIB_ZIP}", trimmed)
+    ctx.info["runtime_files"] = {**ctx.info["runtime_files"], STDLIB_ZIP: trimmed.stat().st_size}
