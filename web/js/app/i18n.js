@@ -131,6 +131,14 @@ export function formatClock(ms) {
   return `${numberFormat.format(Math.floor(seconds / 60))}:${twoDigits.format(seconds % 60)}`;
 }
 
+/** 18_753_000 ms -> "5:12:33": hours, minutes and seconds, for a countdown. */
+export function formatCountdown(ms) {
+  const seconds = Math.ceil(Math.max(0, ms) / 1000);
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  return `${numberFormat.format(hours)}:${twoDigits.format(minutes)}:${twoDigits.format(seconds % 60)}`;
+}
+
 /** Fills every [data-i18n], [data-i18n-label] and [data-i18n-placeholder] under root. */
 export function translatePage(root = document) {
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);

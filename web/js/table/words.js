@@ -27,5 +27,6 @@ export function resultTitle(result) {
   if (result.reason === "time_limit") return result.won ? t("result.time_limitWon") : t("result.time_limit");
   if (result.won) return t("result.won");
   if (result.reason === "eliminated") return t("result.eliminated");
+  if (result.reason === "resigned") return t("result.resigned");
   return t("result.cpu_won", { winner: result.winner ? seatName(result.winner) : "" });
 }
