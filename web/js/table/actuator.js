@@ -1,17 +1,13 @@
 // Draws the engine's view inside requestAnimationFrame and turns its events into brief, non-blocking feedback.
 
 import { formatClock, formatNumber, t } from "../app/i18n.js";
-import { ruleNumbers } from "../app/rule-numbers.js";
-import { cardName, parseCard, saidOf, seatName } from "./words.js";
+import { cardName, parseCard, rankLabel, saidOf, seatName, yourWonSlap, yourWrongSlap } from "./words.js";
 
 export const SEATS = ["south", "west", "north", "east"];
 const RED_SUITS = new Set(["H", "D"]);
 const TOAST_MS = 1600;
 const GHOST_MS = 400;
-
-function rankLabel(rank) {
-  return /^\d+$/.test(rank) ? rank : t(`rank.short.${rank}`);
-}
+const REACTION_MS = 1500; // how long your reaction time stays beside the pile
 
 function createCardElement(card) {
   const { rank, suit } = parseCard(card);
@@ -52,6 +48,7 @@ export function createActuator({ sound, announcer = null }) {
   const pile = $("pile");
   const pileCards = $("pile-cards");
   const toast = $("toast");
+  const reaction = $("reaction");
   const packButton = $("your-pack");
   const seats = Object.fromEntries(
     SEATS.map((seat) => {
@@ -77,6 +74,7 @@ export function createActuator({ sound, announcer = null }) {
   let pendingEvents = [];
   let frameRequested = false;
   let toastTimer = 0;
+  let reactionTimer = 0;
 
   function cardElement(card) {
     if (!cardCache.has(card)) cardCache.set(card, createCardElement(card));
@@ -227,6 +225,13 @@ export function createActuator({ sound, announcer = null }) {
     toastTimer = setTimeout(() => toast.classList.remove("show"), TOAST_MS);
   }
 
+  function showReaction(ms) {
+    reaction.textContent = t("table.reaction", { ms });
+    reaction.classList.add("show");
+    clearTimeout(reactionTimer);
+    reactionTimer = setTimeout(() => reaction.classList.remove("show"), REACTION_MS);
+  }
+
   function sendPileTo(seat) {
     if (!pileCards.children.length) return;
     const ghost = pileCards.cloneNode(true);
@@ -252,7 +257,8 @@ export function createActuator({ sound, announcer = null }) {
           const pattern = t(`pattern.${e.pattern}`);
           flashSeat(e.seat, t("flash.slap"));
           replay(pile, "won");
-          showToast(saidOf(e.seat, "event.slapWonYou", "event.slapWon", { pattern }));
+          showToast(e.seat === "south" ? yourWonSlap(e) : t("event.slapWon", { pattern, seat: seatName(e.seat) }));
+          if (e.seat === "south" && e.reaction_ms) showReaction(e.reaction_ms);
           sounds.add(e.seat === "south" ? "won" : "slap");
           break;
         }
@@ -260,7 +266,7 @@ export function createActuator({ sound, announcer = null }) {
           flashSeat(e.seat, t("flash.wrong"), true);
           if (e.seat === "south") {
             replay(pile, "wrong");
-            showToast(t(e.burned ? "event.wrongSlapYou" : "event.wrongSlapYouNoCard", ruleNumbers()), true);
+            showToast(yourWrongSlap(e), true);
             sounds.add("wrong");
           } else {
             showToast(t("event.wrongSlap", { seat: seatName(e.seat) }));
@@ -296,6 +302,7 @@ export function createActuator({ sound, announcer = null }) {
     memo.clear();
     pendingEvents = [];
     toast.classList.remove("show");
+    reaction.classList.remove("show");
   }
 
   return { update, flush, reset };
