@@ -59,7 +59,7 @@ async function boot() {
   const help = createHelp({ helpDialog: $("help-dialog"), aboutDialog: $("about-dialog"), onToggle: dialogToggled });
   const confirm = createConfirm({ dialog: $("confirm-dialog"), onToggle: dialogToggled });
   events.on("language", help.relabel);
-  const result = createResultPanel();
+  const result = createResultPanel({ events });
   createLeaderboard({ panel: $("leaderboard"), storage, events }).start();
   startOffline({ events, banner: createUpdateBanner({ element: $("update-banner"), events }) });
 
