@@ -120,6 +120,13 @@ export function formatDate(isoDay) {
   return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeZone: "UTC" }).format(time);
 }
 
+/** "2026-11-30" -> "Nov 30", "30 nov.", "11월 30일"...: a UTC day, short, without its year. */
+export function formatDayMonth(isoDay) {
+  const time = Date.parse(`${isoDay}T00:00:00Z`);
+  if (Number.isNaN(time)) return String(isoDay ?? "");
+  return new Intl.DateTimeFormat(language, { month: "short", day: "numeric", timeZone: "UTC" }).format(time);
+}
+
 /** A moment (Date or ms) as a local date and time, in the language: "30 Nov 2026, 14:05". */
 export function formatDateTime(moment) {
   return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(moment);

@@ -54,6 +54,7 @@ export function createResultPanel({ events }) {
     const result = view.result;
     title.textContent = resultTitle(result);
     $("result-score").textContent = formatNumber(result.score);
+    $("result-score-label").textContent = t(view.mode === "daily" ? "result.score" : "result.scorePractice");
     const table = $("result-breakdown");
     table.replaceChildren();
     for (const [label, value] of [...breakdownRows(result), [t("result.total"), formatNumber(result.score)]]) {
@@ -75,7 +76,8 @@ export function createResultPanel({ events }) {
         })
       : "";
     $("result-reactions").textContent = reactionsText(stats);
-    const note = scored ? t("result.dailySaved") : t("result.practice");
+    // Whether the score reached the board is the leaderboard's to say (below, once the server answered).
+    const note = scored ? t("result.dailyDone") : t("result.practice");
     $("result-note").textContent = `${note} ${t("result.deal", { seed: String(view.seed) })}`;
 
     shared = scored ? shareText(view, timeline) : null;

@@ -205,7 +205,8 @@ export function createActuator({ sound, announcer = null }) {
     setText($("challenge"), challengeText(view));
     setText($("clock"), formatClock(view.over && view.result ? view.result.duration_ms : view.clock));
     setText($("wrong"), formatNumber(view.wrong_slaps));
-    setText($("score"), formatNumber(view.score)); // what a win would score now, or the final score
+    // The daily: what a win would score now, or the final score. Practice is not scored, and says so.
+    setText($("score"), view.mode === "daily" ? formatNumber(view.score) : t("stats.notScored"));
   }
 
   // ---- Feedback from events: flashes, toasts, sounds; never blocks input ----
