@@ -13,7 +13,7 @@ const GUIDED = Object.freeze({ speed: "slow", lenient: true });
  * bridge: the engine's bridge; actuator: draws the table; result: the result panel; dealLine: the element that
  * names the deal being played.
  */
-export function createGames({ events, storage, bridge, actuator, result, dealLine }) {
+export function createGames({ events, storage, bridge, actuator, result, dealLine, coach }) {
   const game = createGame({ bridge, actuator, onOver: finished, onChange: changed });
   let current = null; // {scored, date, dailyPractice, guided} of the game on the table
   let timeline = []; // [game ms, your cards] at each change of your cards: the game's picture when shared
@@ -61,6 +61,8 @@ export function createGames({ events, storage, bridge, actuator, result, dealLin
     const [deal, about] = dealFor(options);
     current = about;
     timeline = [];
+    storage.rememberWelcome(); // a first game was dealt: the first visit's welcome has done its job
+    coach.start(about.guided);
     const view = game.start(deal);
     changed(view);
     drawDealLine(view);
@@ -92,14 +94,19 @@ export function createGames({ events, storage, bridge, actuator, result, dealLin
     game.pause();
     current = saved.about ?? { scored: false, date: null };
     timeline = Array.isArray(saved.timeline) ? saved.timeline : [];
+    coach.start(current.guided);
     const view = game.view();
     drawDealLine(view);
     events.setState({ phase: "playing" });
     return { view };
   }
 
-  /** After every action and happening: the game's picture grows, and the game is saved (soon, off the input). */
-  function changed(view) {
+  /**
+   * After every action and happening: the guided game's coach hears it, the game's picture grows, and the game
+   * is saved (soon, off the input).
+   */
+  function changed(view, happenings = []) {
+    coach.observe(view, happenings);
     const cards = view.seats[0].cards;
     if (timeline.length === 0 || timeline[timeline.length - 1][1] !== cards) timeline.push([view.clock, cards]);
     if (!saveTimer) saveTimer = setTimeout(saveNow, 0);
@@ -141,6 +148,7 @@ export function createGames({ events, storage, bridge, actuator, result, dealLin
   }
 
   function drawDealLine(view) {
+    if (coach.draw()) return; // the guided game's line is its coach's
     const seed = String(view.seed);
     let text;
     if (view.mode === "daily") text = t("app.dealDaily", { date: formatDate(view.date), seed });

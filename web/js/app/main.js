@@ -13,6 +13,7 @@ import { createResultPanel } from "../panels/result.js";
 import { createLeaderboard } from "../scores/leaderboard.js";
 import { createActuator } from "../table/actuator.js";
 import { createAnnouncer } from "../table/announcer.js";
+import { createCoach } from "../table/coach.js";
 import { createInput } from "../table/input.js";
 import { createSound } from "../table/sound.js";
 import { parseSeed } from "./deals.js";
@@ -75,7 +76,9 @@ async function boot() {
   setRuleNumbers(engine.bridge.rule_numbers());
 
   // Games, the menu that starts them, the pause, and the keys and taps that play them.
-  const games = createGames({ events, storage, bridge: engine.bridge, actuator, result, dealLine: $("deal-line") });
+  const dealLine = $("deal-line");
+  const coach = createCoach({ line: dealLine });
+  const games = createGames({ events, storage, bridge: engine.bridge, actuator, result, dealLine, coach });
   const flow = createPlayFlow({ events, games, confirm, beforeStart: () => sound.unlock() });
   const menu = createMenu({
     events,

@@ -1,5 +1,6 @@
-// The menu: over a running game it is the pause screen (resume, give up); it offers the daily or practice (CPU
-// speed, deal number), sound, the player's history and the time to the next daily. It says what to start, never how.
+// The menu: over a running game it is the pause screen (resume, give up); on a first visit it welcomes with a short
+// how-to and a guided first game; it offers the daily or practice (CPU speed, deal number), sound, the player's
+// history and the time to the next daily. It says what to start, never how.
 
 import { msToNextDaily, parseSeed, todayUtc } from "../app/deals.js";
 import { formatCountdown, formatNumber, t } from "../app/i18n.js";
@@ -33,9 +34,13 @@ export function createMenu({ events, storage, onStart, onResume, onGiveUp, onSou
     describe();
   }
 
-  /** The mode to offer: the running game's kind; else the daily until it is played today; else practice. */
+  /**
+   * The mode to offer: the running game's kind; on a first visit practice (the welcome's first game comes before
+   * the daily); else the daily until it is played today; else practice.
+   */
   function sensibleMode() {
     if (running) return running.scored || running.dailyPractice ? "daily" : "practice";
+    if (!storage.welcomed()) return "practice";
     return storage.dailyRecord(todayUtc()) ? "practice" : "daily";
   }
 
@@ -79,6 +84,7 @@ export function createMenu({ events, storage, onStart, onResume, onGiveUp, onSou
   }
 
   function drawPaused() {
+    $("welcome").hidden = Boolean(running) || storage.welcomed();
     $("menu-title").textContent = t(running ? "menu.titlePaused" : "menu.title");
     $("menu-paused").hidden = !running;
     $("give-up").textContent = t(running?.scored ? "menu.giveUpDaily" : "menu.giveUp");
@@ -134,6 +140,8 @@ export function createMenu({ events, storage, onStart, onResume, onGiveUp, onSou
   });
   deal.addEventListener("input", () => describe());
   $("resume").addEventListener("click", () => onResume());
+  $("guided-start").addEventListener("click", () => onStart({ mode: "guided" }));
+  $("welcome-daily").addEventListener("click", () => onStart({ mode: "daily" }));
   $("give-up").addEventListener("click", () => onGiveUp());
   form.addEventListener("submit", (event) => {
     event.preventDefault();
