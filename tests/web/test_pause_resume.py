@@ -32,9 +32,9 @@ def play_a_little(page, flips: int = 4) -> dict:
     return view_of(page)
 
 
-def test_the_menu_stops_the_clock_and_resume_starts_it_again(page) -> None:
-    page.goto("/")
-    wait_ready(page)
+def test_the_menu_stops_the_clock_and_resume_starts_it_again(shared_page) -> None:
+    page = shared_page
+    open_menu(page)
     start_from_menu(page, speed="fast", deal=5)
     before = play_a_little(page, flips=2)
     assert not page.evaluate(PAUSED)
@@ -63,9 +63,9 @@ def test_the_menu_stops_the_clock_and_resume_starts_it_again(page) -> None:
     assert abs(view_of(page)["clock"] - (paused["clock"] + 1_000)) <= 20
 
 
-def test_escape_pauses_and_resumes_and_a_hidden_page_pauses(page) -> None:
-    page.goto("/")
-    wait_ready(page)
+def test_escape_pauses_and_resumes_and_a_hidden_page_pauses(shared_page) -> None:
+    page = shared_page
+    open_menu(page)
     start_from_menu(page, speed="fast", deal=5)
     play_a_little(page, flips=1)
     page.keyboard.press("Escape")

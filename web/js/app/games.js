@@ -11,7 +11,7 @@ const GUIDED = Object.freeze({ speed: "slow", lenient: true });
 
 /**
  * bridge: the engine's bridge; actuator: draws the table; result: the result panel; dealLine: the element that
- * names the deal being played.
+ * names the deal being played; coach: the guided game's coach (table/coach.js), which writes that line then.
  */
 export function createGames({ events, storage, bridge, actuator, result, dealLine, coach }) {
   const game = createGame({ bridge, actuator, onOver: finished, onChange: changed });
