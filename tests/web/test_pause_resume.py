@@ -3,6 +3,8 @@ the table is saved after every action and comes back, paused, after a reload; le
 
 from __future__ import annotations
 
+import json
+
 from pagedriver import (
     advance,
     freeze_time,
@@ -164,4 +166,36 @@ def test_leaving_or_giving_up_a_daily_asks_first(page) -> None:
     assert page.inner_text("#result-title") == "You gave up"
     assert page.is_visible("[data-testid=result]")
     # Nothing is left to restore: a reload opens the menu, not the given-up daily.
+    assert page.evaluate("localStorage.getItem('ewar.game')") is None
+
+
+def test_a_saved_game_that_no_longer_plays_is_set_aside_with_a_note(new_context) -> None:
+    context = new_context()
+    saved = {
+        "replay": json.dumps(
+            {
+                "format": 1,
+                "engine": "0.0.1",
+                "seed": 5,
+                "mode": "practice",
+                "date": None,
+                "speed": "fast",
+                "lenient": False,
+                "actions": [[975, "f"]],
+            }
+        ),
+        "clock": 2_000,
+        "about": {"scored": False, "date": None},
+        "timeline": [],
+    }
+    context.add_init_script(
+        script=f"if (!sessionStorage.getItem('seeded')) {{ sessionStorage.setItem('seeded', '1');"
+        f" localStorage.setItem('ewar.game', {json.dumps(json.dumps(saved))}); }}"
+    )
+    page = context.new_page()
+    page.goto("/?lang=en")
+    wait_ready(page)
+    assert page.evaluate("document.body.dataset.state") == "ready"
+    note = page.inner_text("[data-testid=restore-note]")
+    assert note.startswith("Your unfinished game could not be brought back")
     assert page.evaluate("localStorage.getItem('ewar.game')") is None
