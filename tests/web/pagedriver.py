@@ -59,7 +59,13 @@ def wait_for(page, predicate: str, *, timeout_ms: int = 30_000) -> Any:
 
 
 def wait_ready(page) -> None:
-    wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=READY_MS)
+    """The engine is loaded and the menu open: on a fresh page, or over the game saved before a reload, paused."""
+    wait_for(
+        page,
+        "document.body.dataset.state === 'ready'"
+        " || (document.body.dataset.state === 'playing' && document.body.hasAttribute('data-paused'))",
+        timeout_ms=READY_MS,
+    )
 
 
 def open_menu(page) -> None:
@@ -150,7 +156,12 @@ def start_from_menu(
     if deal is not None:
         page.fill("[data-testid=deal]", str(deal))
     page.click("[data-testid=start]")
-    wait_for(page, "document.body.dataset.state === 'playing'")
+    if page.is_visible("[data-testid=confirm-dialog]"):  # a game is running: leave it, as asked
+        page.click("[data-testid=confirm-leave]")
+    wait_for(
+        page,
+        "document.body.dataset.state === 'playing' && !document.body.hasAttribute('data-paused')",
+    )
     return view_of(page)
 
 

@@ -247,14 +247,14 @@ def test_the_live_region_says_what_matters_without_flooding(shared_page, wrong_f
     times = [t for t, _text in said]
     assert all(b - a >= 780 for a, b in pairwise(times)), said  # at most one per ~800 ms
     assert len(said) <= view["result"]["duration_ms"] / 780 + 2
-    assert "Wrong slap! You burn a card (−20)." in texts[:3]
+    assert "There is nothing on the pile. You burn a card (−20)." in texts[:3]
     assert any(text.startswith(("Your turn", "You pay")) for text in texts)
     assert texts[-1].startswith("You won! — score") or texts[-1].endswith(
         f"score {view['result']['score']:,}"
     )
     # CPU flips are never said on their own: every announcement is one of the kinds that matter.
     kinds = re.compile(
-        r"Your turn|You pay|pays|slapped|take|takes|Wrong slap|out of cards|back in|eliminated|won"
+        r"Your turn|You pay|pays|slapped|take|takes|burn a card|out of cards|back in|eliminated|won"
     )
     assert all(kinds.search(text) for text in texts), texts
 

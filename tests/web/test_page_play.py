@@ -38,6 +38,12 @@ def check_result_screen(page, view: dict) -> None:
         assert f"{b['wrong_slaps']} wrong slap" in breakdown
     else:
         assert "slapped" in breakdown
+    reactions = result["stats"]["reactions"]
+    if reactions["median_ms"] is not None:
+        assert page.inner_text("[data-testid=result-reactions]") == (
+            f"Your slaps: median {reactions['median_ms']:,} ms, best {reactions['best_ms']:,} ms"
+            f" — {reactions['speed'].capitalize()} CPUs slap in about {reactions['speed_slap_ms']:,} ms."
+        )
     assert page.evaluate("window.ewar.missingKeys()") == []
 
 
@@ -60,6 +66,11 @@ def test_a_whole_game_with_the_keyboard(shared_page, quick_seeds) -> None:
     assert view["over"] and view["result"] is not None
     check_result_screen(page, view)
     check_replay(page, view)
+    # The quickest slap ever is kept, and the menu's history says it.
+    best = view["result"]["stats"]["reactions"]["best_ms"]
+    assert best is not None, "the quick driver wins slaps"
+    open_menu(page)
+    assert f"Best reaction {best:,} ms" in page.inner_text("[data-testid=history]")
 
 
 def test_a_whole_game_with_taps(new_context, quick_seeds) -> None:

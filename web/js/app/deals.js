@@ -26,3 +26,8 @@ export function todayUtc(now = new Date()) {
 export function previousDay(date) {
   return new Date(Date.parse(`${date}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
 }
+
+/** Ms from `now` to the next UTC midnight, when the next daily deal begins. */
+export function msToNextDaily(now = Date.now()) {
+  return DAY_MS - (((now % DAY_MS) + DAY_MS) % DAY_MS);
+}

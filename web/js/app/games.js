@@ -1,21 +1,28 @@
-// Starts the games the player asks for (the day's one scored daily, practice deals) and ends them: records each
-// finished game, shows its result and tells the app ("game-finished").
+// The games the player plays: deals them (the day's one scored daily, practice deals, the guided first game),
+// keeps the one on the table saved after every change so a reload brings it back, pauses and resumes it, lets the
+// player give it up, and ends each: records it, shows its result and tells the app ("game-finished").
 
 import { createGame } from "../table/game.js";
 import { randomSeed, todayUtc } from "./deals.js";
 import { formatDate, t } from "./i18n.js";
 
+// The guided first game: practice against the slowest computer players, with the lenient rule.
+const GUIDED = Object.freeze({ speed: "slow", lenient: true });
+
 /**
  * bridge: the engine's bridge; actuator: draws the table; result: the result panel; dealLine: the element that
- * names the deal being played.
+ * names the deal being played; coach: the guided game's coach (table/coach.js), which writes that line then.
  */
-export function createGames({ events, storage, bridge, actuator, result, dealLine }) {
-  const game = createGame({ bridge, actuator, onOver: finished });
-  let current = null; // {scored, date, dailyPractice} of the game on the table
+export function createGames({ events, storage, bridge, actuator, result, dealLine, coach }) {
+  const game = createGame({ bridge, actuator, onOver: finished, onChange: changed });
+  let current = null; // {scored, date, dailyPractice, guided} of the game on the table
+  let timeline = []; // [game ms, your cards] at each change of your cards: the game's picture when shared
+  let saveTimer = 0;
 
   /**
    * What to deal for a choice: the daily is scored once a day (its first start counts); after that, Daily deals
-   * the same deal as practice. options: {mode: "daily"} or {mode: "practice", seed?, speed?, lenient?}.
+   * the same deal as practice. options: {mode: "daily"}, {mode: "guided"} or
+   * {mode: "practice", seed?, speed?, lenient?}.
    */
   function dealFor(options) {
     if (options.mode === "daily") {
@@ -33,6 +40,12 @@ export function createGames({ events, storage, bridge, actuator, result, dealLin
         { scored: false, date, dailyPractice: true },
       ];
     }
+    if (options.mode === "guided") {
+      return [
+        { mode: "practice", seed: randomSeed(), ...GUIDED },
+        { scored: false, date: null, guided: true },
+      ];
+    }
     const settings = storage.settings();
     const start = {
       mode: "practice",
@@ -43,29 +56,104 @@ export function createGames({ events, storage, bridge, actuator, result, dealLin
     return [start, { scored: false, date: null }];
   }
 
-  /** Deals and plays; returns the first view. */
+  /** Deals and plays (replacing whatever is on the table: the caller asked first); returns the first view. */
   function start(options = {}) {
     const [deal, about] = dealFor(options);
     current = about;
+    timeline = [];
+    storage.rememberWelcome(); // a first game was dealt: the first visit's welcome has done its job
+    coach.start(about.guided);
     const view = game.start(deal);
+    changed(view);
     drawDealLine(view);
     events.setState({ phase: "playing", panel: null });
     return view;
   }
 
+  /**
+   * The game saved before a reload, a crash or a closed tab, back on the table, paused (the caller opens the menu
+   * over it). Returns {view} or {failed: reason} (the record no longer plays, say after an engine update: it is
+   * dropped, and a daily that was not finished may be played again), or null when nothing was saved.
+   */
+  function restoreSaved() {
+    const saved = storage.runningGame();
+    if (!saved) return null;
+    try {
+      game.restore(saved.replay, saved.clock);
+    } catch (error) {
+      storage.clearRunningGame();
+      if (saved.about?.scored) storage.forgetDailyStart(saved.about.date);
+      console.warn("the saved game could not be restored", error);
+      return {
+        failed: String(error?.message ?? error)
+          .split("\n")
+          .filter(Boolean)
+          .pop(),
+      };
+    }
+    game.pause();
+    current = saved.about ?? { scored: false, date: null };
+    timeline = Array.isArray(saved.timeline) ? saved.timeline : [];
+    coach.start(current.guided);
+    const view = game.view();
+    drawDealLine(view);
+    events.setState({ phase: "playing" });
+    return { view };
+  }
+
+  /**
+   * After every action and happening: the guided game's coach hears it, the game's picture grows, and the game
+   * is saved (soon, off the input).
+   */
+  function changed(view, happenings = []) {
+    coach.observe(view, happenings);
+    const cards = view.seats[0].cards;
+    if (timeline.length === 0 || timeline[timeline.length - 1][1] !== cards) timeline.push([view.clock, cards]);
+    if (!saveTimer) saveTimer = setTimeout(saveNow, 0);
+  }
+
+  function saveNow() {
+    clearTimeout(saveTimer);
+    saveTimer = 0;
+    if (!game.isRunning()) return;
+    storage.saveRunningGame({ replay: game.replay(), clock: game.view().clock, about: current, timeline });
+  }
+
   function finished(view, session) {
+    clearTimeout(saveTimer);
+    saveTimer = 0;
+    storage.clearRunningGame();
     const scored = current.scored;
     storage.recordGame(view.result, { dailyDate: scored ? current.date : null });
-    result.show(view, { scored });
+    const about = { ...current, timeline: [...timeline] };
+    result.show(view, about);
     events.setState({ phase: "over", panel: "result" });
-    events.emit("game-finished", { view, replay: session.replay(), scored, date: current.date });
+    events.emit("game-finished", { view, replay: session.replay(), scored, date: current.date, about });
+  }
+
+  /** Gives the game on the table up: a loss that ends it, with its result shown like any other end. */
+  function resign() {
+    return game.resign();
+  }
+
+  /** Leaves the game on the table for another: a scored daily is given up (it ends, and counts as played). */
+  function leave() {
+    if (!game.isRunning()) return;
+    if (current.scored) {
+      game.resign();
+      return;
+    }
+    game.stop();
+    storage.clearRunningGame();
   }
 
   function drawDealLine(view) {
+    if (coach.draw()) return; // the guided game's line is its coach's
     const seed = String(view.seed);
     let text;
     if (view.mode === "daily") text = t("app.dealDaily", { date: formatDate(view.date), seed });
     else if (current?.dailyPractice) text = t("app.dealDailyPractice", { date: formatDate(current.date), seed });
+    else if (current?.guided) text = t("app.dealGuided", { seed });
     else text = t("app.dealPractice", { seed, speed: t(`speed.${view.speed}`) });
     dealLine.textContent = text;
   }
@@ -80,15 +168,33 @@ export function createGames({ events, storage, bridge, actuator, result, dealLin
     drawDealLine(view);
   });
 
+  // A closing tab or a reload: the last moment to save the game, paused at that moment.
+  addEventListener("pagehide", () => {
+    if (game.isRunning() && !game.isPaused()) game.pause();
+    saveNow();
+  });
+
   return {
     start,
+    restoreSaved,
     /** Starts the deal of the game on the table again, as practice. */
     replayDeal() {
       const view = game.view();
       return start({ mode: "practice", seed: view.seed, speed: view.speed, lenient: view.lenient });
     },
+    resign,
+    leave,
+    pause() {
+      if (!game.isRunning() || game.isPaused()) return;
+      game.pause();
+      saveNow();
+    },
+    resume: game.resume,
     act: game.act,
     isRunning: game.isRunning,
+    isPaused: game.isPaused,
+    /** What the game on the table is ({scored, date, dailyPractice, guided}), or null. */
+    current: () => (game.isRunning() ? current : null),
     view: game.view,
     replay: game.replay,
   };

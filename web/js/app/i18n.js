@@ -120,6 +120,13 @@ export function formatDate(isoDay) {
   return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeZone: "UTC" }).format(time);
 }
 
+/** "2026-11-30" -> "Nov 30", "30 nov.", "11월 30일"...: a UTC day, short, without its year. */
+export function formatDayMonth(isoDay) {
+  const time = Date.parse(`${isoDay}T00:00:00Z`);
+  if (Number.isNaN(time)) return String(isoDay ?? "");
+  return new Intl.DateTimeFormat(language, { month: "short", day: "numeric", timeZone: "UTC" }).format(time);
+}
+
 /** A moment (Date or ms) as a local date and time, in the language: "30 Nov 2026, 14:05". */
 export function formatDateTime(moment) {
   return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(moment);
@@ -129,6 +136,14 @@ export function formatDateTime(moment) {
 export function formatClock(ms) {
   const seconds = Math.floor(Math.max(0, ms) / 1000);
   return `${numberFormat.format(Math.floor(seconds / 60))}:${twoDigits.format(seconds % 60)}`;
+}
+
+/** 18_753_000 ms -> "5:12:33": hours, minutes and seconds, for a countdown. */
+export function formatCountdown(ms) {
+  const seconds = Math.ceil(Math.max(0, ms) / 1000);
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  return `${numberFormat.format(hours)}:${twoDigits.format(minutes)}:${twoDigits.format(seconds % 60)}`;
 }
 
 /** Fills every [data-i18n], [data-i18n-label] and [data-i18n-placeholder] under root. */

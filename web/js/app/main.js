@@ -4,6 +4,7 @@
 import { loadEngine } from "../engine/loader.js";
 import { startOffline } from "../offline/service-worker.js";
 import { createUpdateBanner } from "../offline/update-banner.js";
+import { createConfirm } from "../panels/confirm.js";
 import { createHelp } from "../panels/help.js";
 import { createLoadingPanel } from "../panels/loading.js";
 import { createMenu } from "../panels/menu.js";
@@ -12,6 +13,7 @@ import { createResultPanel } from "../panels/result.js";
 import { createLeaderboard } from "../scores/leaderboard.js";
 import { createActuator } from "../table/actuator.js";
 import { createAnnouncer } from "../table/announcer.js";
+import { createCoach } from "../table/coach.js";
 import { createInput } from "../table/input.js";
 import { createSound } from "../table/sound.js";
 import { parseSeed } from "./deals.js";
@@ -19,6 +21,8 @@ import { createAppEvents } from "./events.js";
 import { createGames } from "./games.js";
 import { currentLanguage, missingKeys } from "./i18n.js";
 import { createLanguage } from "./language.js";
+import { startPausing } from "./pause.js";
+import { createPlayFlow } from "./play-flow.js";
 import { setRuleNumbers } from "./rule-numbers.js";
 import { createStorage } from "./storage.js";
 import { exposeToTools } from "./tools.js";
@@ -51,9 +55,12 @@ async function boot() {
     focusOnOpen: { menu: $("menu-title"), result: $("result-title") },
     playTarget: $("your-pack"),
   });
-  const help = createHelp({ helpDialog: $("help-dialog"), aboutDialog: $("about-dialog") });
+  let pausing = null; // the pause follows the dialogs too, once the game can be paused
+  const dialogToggled = () => pausing?.update();
+  const help = createHelp({ helpDialog: $("help-dialog"), aboutDialog: $("about-dialog"), onToggle: dialogToggled });
+  const confirm = createConfirm({ dialog: $("confirm-dialog"), onToggle: dialogToggled });
   events.on("language", help.relabel);
-  const result = createResultPanel();
+  const result = createResultPanel({ events });
   createLeaderboard({ panel: $("leaderboard"), storage, events }).start();
   startOffline({ events, banner: createUpdateBanner({ element: $("update-banner"), events }) });
 
@@ -68,24 +75,31 @@ async function boot() {
   }
   setRuleNumbers(engine.bridge.rule_numbers());
 
-  // Games, the menu that starts them, and the keys and taps that play them.
-  const games = createGames({ events, storage, bridge: engine.bridge, actuator, result, dealLine: $("deal-line") });
+  // Games, the menu that starts them, the pause, and the keys and taps that play them.
+  const dealLine = $("deal-line");
+  const coach = createCoach({ line: dealLine });
+  const games = createGames({ events, storage, bridge: engine.bridge, actuator, result, dealLine, coach });
+  const flow = createPlayFlow({ events, games, confirm, beforeStart: () => sound.unlock() });
   const menu = createMenu({
     events,
     storage,
     // Start is a user gesture: audio is set up there (~200 ms on first use), not on the game's first flip.
-    onStart: (choice) => {
-      sound.unlock();
-      games.start(choice);
-    },
-    onResume: () => events.setState({ panel: null }),
+    onStart: flow.choose,
+    onResume: flow.resume,
+    onGiveUp: flow.giveUp,
     onSoundChange: (on) => on && sound.unlock(),
   });
-  const openMenu = () => menu.open({ canResume: games.isRunning() });
-  const isPlaying = () => events.state().phase === "playing" && events.state().panel === null;
+  const openMenu = () => menu.open({ running: games.current() });
+  pausing = startPausing({
+    events,
+    games,
+    dialogsOpen: () => help.isOpen() || confirm.isOpen(),
+    onHidden: openMenu,
+  });
+  const isPlaying = () => events.state().phase === "playing" && events.state().panel === null && !games.isPaused();
   const toggleMenu = () => {
-    if (help.isOpen()) return; // Escape closes the open dialog (its own cancel), nothing else
-    if (menu.isOpen() && menu.isResumable()) events.setState({ panel: null });
+    if (help.isOpen() || confirm.isOpen()) return; // Escape closes the open dialog (its own cancel), nothing else
+    if (menu.isOpen() && menu.isResumable()) flow.resume();
     else openMenu();
   };
 
@@ -111,11 +125,17 @@ async function boot() {
   });
   exposeToTools({ games, announcer, missingKeys, language: currentLanguage, engine });
 
-  // Ready: the menu opens, on the deal of ?deal=N if the address names one.
+  // Ready: the game saved before a reload comes back, paused under the menu; else the menu opens, on the deal of
+  // ?deal=N if the address names one.
+  const restored = games.restoreSaved();
   const dealParam = parseSeed(new URLSearchParams(location.search).get("deal"));
   if (dealParam !== null) menu.setDeal(dealParam);
+  if (restored?.view) {
+    menu.open({ running: games.current(), keepMode: dealParam !== null });
+    return;
+  }
   events.setState({ phase: "ready" });
-  openMenu();
+  menu.open({ restoreFailed: restored?.failed ?? null, keepMode: dealParam !== null });
 }
 
 boot();

@@ -9,13 +9,14 @@ const KEY_SCORES = "ewar.scores"; // {date: the daily's submission record}
 const KEY_BOARDS = "ewar.leaderboards"; // {date: {board, seenAt}}
 const KEY_LOAD_PATH = "ewar.load"; // "snapshot" | "micropip" | "auto": forces the loader's path (tests, tools)
 const KEY_SNAPSHOT_SEEN = "ewar.snapshotLoaded"; // sha256 of the last memory snapshot this browser loaded
+const KEY_RUNNING = "ewar.game"; // the game on the table: {replay, clock, about, timeline, savedAt}
+const KEY_WELCOMED = "ewar.welcomed"; // set once the first visit's welcome was shown
 
 export const DEFAULT_SETTINGS = Object.freeze({
   speed: "normal",
   sound: true,
   language: null,
   lenient: false,
-  mode: "daily",
 });
 const EMPTY_HISTORY = Object.freeze({
   played: 0,
@@ -24,6 +25,7 @@ const EMPTY_HISTORY = Object.freeze({
   streak: 0,
   lastDailyDate: null,
   daily: null,
+  bestReaction: null,
 });
 
 function memoryBackend() {
@@ -110,9 +112,18 @@ export function createStorage(backend = sharedBackend()) {
     writeJson(backend, KEY_HISTORY, { ...h, streak, lastDailyDate: date, daily: { date, finished: false } });
   }
 
+  /** A started daily that could not be restored (its record no longer plays): the day's attempt is given back. */
+  function forgetDailyStart(date) {
+    const h = history();
+    if (h.daily?.date === date && !h.daily.finished) writeJson(backend, KEY_HISTORY, { ...h, daily: null });
+  }
+
+  /** Counts a finished game; a daily's score is the day's, and the quickest slap ever is kept. */
   function recordGame(result, { dailyDate = null } = {}) {
     const h = history();
     const next = { ...h, played: h.played + 1, won: h.won + (result.won ? 1 : 0) };
+    const best = result.stats?.reactions?.best_ms ?? null;
+    if (best !== null) next.bestReaction = h.bestReaction === null ? best : Math.min(h.bestReaction, best);
     if (dailyDate) {
       next.daily = { date: dailyDate, finished: true, score: result.score, won: result.won };
       next.bestDaily = h.bestDaily === null ? result.score : Math.max(h.bestDaily, result.score);
@@ -147,6 +158,28 @@ export function createStorage(backend = sharedBackend()) {
     return readText(backend, KEY_LOAD_PATH);
   }
 
+  /** The game on the table as last saved ({replay, clock, about, timeline, savedAt}), or null. */
+  function runningGame() {
+    const saved = readJson(backend, KEY_RUNNING, {});
+    return typeof saved.replay === "string" && Number.isInteger(saved.clock) ? saved : null;
+  }
+
+  function saveRunningGame(game) {
+    writeJson(backend, KEY_RUNNING, { ...game, savedAt: Date.now() });
+  }
+
+  function clearRunningGame() {
+    try {
+      backend.removeItem(KEY_RUNNING);
+    } catch {
+      // Blocked storage: nothing was kept either.
+    }
+  }
+
+  /** Whether this browser has been welcomed (the first visit's how-to and guided game). */
+  const welcomed = () => readText(backend, KEY_WELCOMED) !== null;
+  const rememberWelcome = () => writeText(backend, KEY_WELCOMED, "1");
+
   const snapshotSeen = () => readText(backend, KEY_SNAPSHOT_SEEN);
   const rememberSnapshot = (sha256) => writeText(backend, KEY_SNAPSHOT_SEEN, sha256);
 
@@ -156,7 +189,13 @@ export function createStorage(backend = sharedBackend()) {
     history,
     dailyRecord,
     recordDailyStart,
+    forgetDailyStart,
     recordGame,
+    runningGame,
+    saveRunningGame,
+    clearRunningGame,
+    welcomed,
+    rememberWelcome,
     scoreRecords,
     saveScoreRecord,
     keptBoard,

@@ -60,8 +60,11 @@ function fill(body, blocks, numbers) {
   );
 }
 
-/** The how-to-play and about dialogs; each is filled when it opens, and again in a new language while open. */
-export function createHelp({ helpDialog, aboutDialog }) {
+/**
+ * The how-to-play and about dialogs; each is filled when it opens, and again in a new language while open.
+ * onToggle(): told when one opens or closes (a game stays paused while one is open).
+ */
+export function createHelp({ helpDialog, aboutDialog, onToggle = () => {} }) {
   const contents = new Map([
     [helpDialog, HELP],
     [aboutDialog, ABOUT],
@@ -84,6 +87,7 @@ export function createHelp({ helpDialog, aboutDialog }) {
     dialog.showModal();
     dialog.scrollTop = 0;
     dialog.querySelector("[data-close]").focus();
+    onToggle();
   }
 
   for (const dialog of [helpDialog, aboutDialog]) {
@@ -93,6 +97,7 @@ export function createHelp({ helpDialog, aboutDialog }) {
       const target = returnTo;
       returnTo = null;
       if (target?.isConnected) target.focus();
+      onToggle();
     });
     // A click on the backdrop (outside the panel's box) closes it too.
     dialog.addEventListener("click", (event) => {

@@ -1,13 +1,17 @@
-// The menu: mode, CPU speed, deal number, sound and the player's history; it says what to start, never how.
+// The menu: over a running game it is the pause screen (resume, give up); on a first visit it welcomes with a short
+// how-to and a guided first game; it offers the daily or practice (CPU speed, deal number), sound, the player's
+// history and the time to the next daily. It says what to start, never how.
 
-import { parseSeed, todayUtc } from "../app/deals.js";
-import { formatNumber, t } from "../app/i18n.js";
+import { msToNextDaily, parseSeed, todayUtc } from "../app/deals.js";
+import { formatCountdown, formatNumber, t } from "../app/i18n.js";
+
+const TICK_MS = 1000;
 
 /**
  * events: the app's emitter (the menu is shown while its state's panel is "menu"). onStart(choice) when the
- * player deals; onResume() for "back to the game"; onSoundChange(on).
+ * player deals; onResume() to go back to the game; onGiveUp() to give it up; onSoundChange(on).
  */
-export function createMenu({ events, storage, onStart, onResume, onSoundChange }) {
+export function createMenu({ events, storage, onStart, onResume, onGiveUp, onSoundChange }) {
   const $ = (id) => document.getElementById(id);
   const form = $("menu-form");
   const modeButtons = [...document.querySelectorAll(".mode[data-mode]")];
@@ -16,21 +20,36 @@ export function createMenu({ events, storage, onStart, onResume, onSoundChange }
   const lenient = $("lenient");
   const sound = $("sound");
   const note = $("menu-note");
+  const start = $("start");
+  const countdown = $("menu-countdown");
   let mode = "daily";
-  let resumable = false;
+  let running = null; // what the game on the table is ({scored, dailyPractice, ...}), or null
+  let restoreFailed = null;
+  let ticker = 0;
 
   function selectMode(next) {
     mode = next === "daily" ? "daily" : "practice";
     for (const button of modeButtons) button.setAttribute("aria-checked", String(button.dataset.mode === mode));
     $("practice-options").disabled = mode === "daily";
-    storage.saveSettings({ mode });
     describe();
+  }
+
+  /**
+   * The mode to offer: the running game's kind; on a first visit practice (the welcome's first game comes before
+   * the daily); else the daily until it is played today; else practice.
+   */
+  function sensibleMode() {
+    if (running) return running.scored || running.dailyPractice ? "daily" : "practice";
+    if (!storage.welcomed()) return "practice";
+    return storage.dailyRecord(todayUtc()) ? "practice" : "daily";
   }
 
   function describe() {
     const record = storage.dailyRecord(todayUtc());
     let text = "";
-    if (mode === "daily" && record) {
+    if (mode === "daily" && running?.scored) {
+      text = t("menu.dailyRunning");
+    } else if (mode === "daily" && record) {
       text = record.finished ? t("menu.dailyDone", { score: record.score }) : t("menu.dailyStarted");
     } else if (mode === "practice" && deal.value.trim() && parseSeed(deal.value) === null) {
       text = t("menu.dealInvalid");
@@ -38,11 +57,20 @@ export function createMenu({ events, storage, onStart, onResume, onSoundChange }
     note.textContent = text;
     const h = storage.history();
     const none = t("history.none");
-    $("history-line").textContent = t("history.line", {
+    $("history-line").textContent = t(h.bestReaction === null ? "history.line" : "history.lineReaction", {
       played: h.played,
       won: h.won,
       best: h.bestDaily === null ? none : formatNumber(h.bestDaily),
       streak: h.streak,
+      reaction: h.bestReaction,
+    });
+    drawCountdown();
+  }
+
+  function drawCountdown() {
+    const played = storage.dailyRecord(todayUtc())?.finished;
+    countdown.textContent = t(played ? "countdown.played" : "countdown.next", {
+      time: formatCountdown(msToNextDaily()),
     });
   }
 
@@ -55,26 +83,39 @@ export function createMenu({ events, storage, onStart, onResume, onSoundChange }
     return { mode: "practice", seed, speed: speed.value, lenient: lenient.checked };
   }
 
-  /** Shows the menu (again, in the current language, if it is open); canResume offers "back to the game". */
-  function open({ canResume = false } = {}) {
-    resumable = canResume;
-    const start = $("start");
-    start.textContent = t("menu.start");
-    let resume = $("resume");
-    if (canResume && !resume) {
-      resume = document.createElement("button");
-      resume.type = "button";
-      resume.id = "resume";
-      resume.dataset.testid = "resume";
-      resume.addEventListener("click", () => onResume());
-      start.after(resume);
-    }
-    if (resume) {
-      resume.hidden = !canResume;
-      resume.textContent = t("menu.resume");
-    }
+  function drawPaused() {
+    $("welcome").hidden = Boolean(running) || storage.welcomed();
+    $("menu-title").textContent = t(running ? "menu.titlePaused" : "menu.title");
+    $("menu-paused").hidden = !running;
+    $("give-up").textContent = t(running?.scored ? "menu.giveUpDaily" : "menu.giveUp");
+    // Over a running game, resuming it is the first choice; dealing another is second.
+    start.classList.toggle("primary", !running);
+    start.classList.toggle("secondary", Boolean(running));
+    start.textContent = t(running ? "menu.startOther" : "menu.start");
+    const restore = $("restore-note");
+    restore.hidden = !restoreFailed;
+    restore.textContent = restoreFailed ? t("menu.restoreFailed") : "";
+  }
+
+  /**
+   * Shows the menu at its top, on the sensible mode (again, in the current language, if it is open).
+   * running: the game on the table ({scored, ...}) when there is one; restoreFailed: why a saved game did not
+   * come back, if that happened.
+   */
+  function open({ running: game = null, restoreFailed: failed = null, keepMode = false } = {}) {
+    running = game;
+    if (failed !== null) restoreFailed = failed;
+    if (!keepMode) selectMode(sensibleMode());
+    drawPaused();
     describe();
+    const wasOpen = isOpen();
     events.setState({ panel: "menu" });
+    if (!wasOpen) {
+      form.scrollTop = 0;
+      $("menu").scrollTop = 0;
+    }
+    clearInterval(ticker);
+    ticker = setInterval(drawCountdown, TICK_MS);
   }
 
   const isOpen = () => events.state().panel === "menu";
@@ -88,7 +129,7 @@ export function createMenu({ events, storage, onStart, onResume, onSoundChange }
   speed.value = settings.speed;
   lenient.checked = Boolean(settings.lenient);
   sound.checked = Boolean(settings.sound);
-  selectMode(settings.mode);
+  selectMode(sensibleMode());
 
   for (const button of modeButtons) button.addEventListener("click", () => selectMode(button.dataset.mode));
   speed.addEventListener("change", () => storage.saveSettings({ speed: speed.value }));
@@ -98,6 +139,10 @@ export function createMenu({ events, storage, onStart, onResume, onSoundChange }
     onSoundChange(sound.checked);
   });
   deal.addEventListener("input", () => describe());
+  $("resume").addEventListener("click", () => onResume());
+  $("guided-start").addEventListener("click", () => onStart({ mode: "guided" }));
+  $("welcome-daily").addEventListener("click", () => onStart({ mode: "daily" }));
+  $("give-up").addEventListener("click", () => onGiveUp());
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const chosen = choice();
@@ -109,7 +154,12 @@ export function createMenu({ events, storage, onStart, onResume, onSoundChange }
     onStart(chosen);
   });
 
-  events.on("language", () => isOpen() && open({ canResume: resumable }));
+  events.on("language", () => isOpen() && open({ running, keepMode: true }));
+  events.on("state", ({ panel }) => {
+    if (panel === "menu") return;
+    clearInterval(ticker);
+    restoreFailed = null; // said once
+  });
 
-  return { open, setDeal, isOpen, isResumable: () => resumable };
+  return { open, setDeal, isOpen, isResumable: () => running !== null };
 }

@@ -1,7 +1,13 @@
-// The result panel: how the game ended, the score and its breakdown exactly as the engine's result gives them.
+// The result panel: how the game ended, the score and its breakdown exactly as the engine's result gives them,
+// your game in figures (cards and piles won, burns, slap-backs, your reactions), and after the daily a way to
+// share it and the time to the next one.
 
-import { formatMinus, formatNumber, t } from "../app/i18n.js";
+import { msToNextDaily } from "../app/deals.js";
+import { formatCountdown, formatMinus, formatNumber, t } from "../app/i18n.js";
+import { share, shareText } from "../app/share.js";
 import { resultTitle } from "../table/words.js";
+
+const TICK_MS = 1000;
 
 /** [label, value] rows of a result's breakdown: a win's base, penalties and floor; a loss's slapped piles. */
 function breakdownRows(result) {
@@ -18,15 +24,37 @@ function breakdownRows(result) {
   return rows;
 }
 
+/** Your slaps this game, and the CPU speed they match (the engine's figures). */
+function reactionsText(stats) {
+  const reactions = stats?.reactions;
+  if (!reactions || reactions.median_ms === null || reactions.median_ms === undefined) return t("result.noReactions");
+  return t("result.reactions", {
+    median: reactions.median_ms,
+    best: reactions.best_ms,
+    speed: t(`speed.${reactions.speed}`),
+    typical: reactions.speed_slap_ms,
+  });
+}
+
 /** Fills #result from a finished game's view; showing and hiding it is the app state's panel ("result"). */
-export function createResultPanel() {
+export function createResultPanel({ events }) {
   const $ = (id) => document.getElementById(id);
   const title = $("result-title");
+  const shareButton = $("share");
+  const shareStatus = $("share-status");
+  const countdown = $("result-countdown");
+  let shared = null; // the text to share, after a daily
+  let ticker = 0;
 
-  function show(view, { scored }) {
+  function drawCountdown() {
+    countdown.textContent = t("countdown.next", { time: formatCountdown(msToNextDaily()) });
+  }
+
+  function show(view, { scored = false, timeline = [] } = {}) {
     const result = view.result;
     title.textContent = resultTitle(result);
     $("result-score").textContent = formatNumber(result.score);
+    $("result-score-label").textContent = t(view.mode === "daily" ? "result.score" : "result.scorePractice");
     const table = $("result-breakdown");
     table.replaceChildren();
     for (const [label, value] of [...breakdownRows(result), [t("result.total"), formatNumber(result.score)]]) {
@@ -38,9 +66,39 @@ export function createResultPanel() {
       row.insertCell().textContent = value;
     }
     table.rows[table.rows.length - 1].className = "total";
-    const note = scored ? t("result.dailySaved") : t("result.practice");
+    const stats = result.stats;
+    $("result-stats").textContent = stats
+      ? t("result.stats", {
+          cards: stats.cards_won,
+          piles: stats.piles_won,
+          burns: stats.burns,
+          backs: stats.slap_backs,
+        })
+      : "";
+    $("result-reactions").textContent = reactionsText(stats);
+    // Whether the score reached the board is the leaderboard's to say (below, once the server answered).
+    const note = scored ? t("result.dailyDone") : t("result.practice");
     $("result-note").textContent = `${note} ${t("result.deal", { seed: String(view.seed) })}`;
+
+    shared = scored ? shareText(view, timeline) : null;
+    $("result-share").hidden = !scored;
+    shareStatus.textContent = "";
+    clearInterval(ticker);
+    if (scored) {
+      drawCountdown();
+      ticker = setInterval(drawCountdown, TICK_MS);
+    }
   }
 
-  return { show };
+  shareButton.addEventListener("click", async () => {
+    if (!shared) return;
+    const outcome = await share(shared);
+    shareStatus.textContent = outcome === "cancelled" ? "" : t(`share.${outcome}`);
+    if (outcome === "failed") shareStatus.textContent += `\n${shared}`;
+  });
+  events.on("state", ({ panel }) => {
+    if (panel !== "result") clearInterval(ticker);
+  });
+
+  return { show, sharedText: () => shared };
 }

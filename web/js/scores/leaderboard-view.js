@@ -1,7 +1,7 @@
 // Draws the leaderboard panel: the name field, the submission status, the day tabs, the board table (names as
 // text only) and the note when the board shown is not a fresh one.
 
-import { currentLanguage, formatDateTime, formatNumber, t } from "../app/i18n.js";
+import { currentLanguage, formatDateTime, formatDayMonth, formatNumber, t } from "../app/i18n.js";
 
 export const TOP = 50;
 
@@ -126,13 +126,23 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
     label.textContent = t("leaderboard.nameLabel");
     help.textContent = t("leaderboard.nameHint");
     tablist.setAttribute("aria-label", t("leaderboard.days"));
-    tabs[0].textContent = t("leaderboard.today");
-    tabs[1].textContent = t("leaderboard.yesterday");
+    drawTabs();
     headRow.replaceChildren(
       ...["rank", "name", "score", "time", "wrong"].map((key) =>
         element("th", { scope: "col", className: `lb-col-${key}`, text: t(`leaderboard.column.${key}`) }),
       ),
     );
+  }
+
+  let tabDates = [null, null];
+
+  /** Today's and yesterday's tabs, each with its date once known ("Today · Dec 1"). */
+  function drawTabs(dates = tabDates) {
+    tabDates = dates;
+    for (const [index, day] of ["leaderboard.today", "leaderboard.yesterday"].entries()) {
+      const date = tabDates[index];
+      tabs[index].textContent = date ? t("leaderboard.tab", { day: t(day), date: formatDayMonth(date) }) : t(day);
+    }
   }
 
   /** Fills the field, unless the player is typing in it (force: after the name was accepted). */
@@ -181,10 +191,17 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
       datetime: durationAttribute(entry.duration_ms),
       text: formatDuration(entry.duration_ms),
     });
-    const tr = element("tr", { testid: you ? "leaderboard-you" : "leaderboard-row" }, [
+    const tr = element("tr", { testid: you ? "leaderboard-you" : "leaderboard-row", "data-won": String(entry.won) }, [
       element("td", { className: "lb-col-rank", text: entry.rank ? formatNumber(entry.rank) : "–" }),
       nameCell,
-      element("td", { className: "lb-col-score", text: formatNumber(entry.score) }),
+      element("td", { className: "lb-col-score" }, [
+        formatNumber(entry.score),
+        " ",
+        element("span", {
+          className: `lb-outcome ${entry.won ? "won" : "lost"}`,
+          text: t(entry.won ? "leaderboard.won" : "leaderboard.lost"),
+        }),
+      ]),
       element("td", { className: "lb-col-time" }, [time]),
       element("td", { className: "lb-col-wrong", text: formatNumber(entry.wrong_slaps) }),
     ]);
@@ -248,5 +265,5 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
 
   labels();
   setNameError(null);
-  return { labels, setName, setNameError, setSubmit, setStatus, selectTab, drawBoard, setNote, focusName };
+  return { labels, setName, setNameError, setSubmit, setStatus, selectTab, drawTabs, drawBoard, setNote, focusName };
 }

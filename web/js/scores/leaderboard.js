@@ -13,7 +13,16 @@ import { answerFor, ENDPOINT, enqueue, flush, pending, SYNC_TAG } from "./outbox
 
 const RETRY_MS = [5_000, 15_000, 30_000, 60_000];
 const REFRESH_MS = 5_000;
-const REASONS = new Set(["invalid_name", "id_conflict", "date_out_of_window"]);
+const REASONS = new Set([
+  "invalid_name",
+  "name_taken",
+  "id_conflict",
+  "duplicate_record",
+  "date_out_of_window",
+  "implausible_play",
+]);
+// Refusals of the name alone: the score waits for another name, and goes with the same id.
+const NAME_REFUSALS = new Set(["invalid_name", "name_taken"]);
 const UNVERIFIED = new Set([
   "invalid_replay",
   "engine_version",
@@ -84,7 +93,7 @@ export function createLeaderboard({ panel, storage, events }) {
   /** The newest result waiting for a name: never sent, or refused for its name. */
   function awaitingName() {
     const waits = (rec) =>
-      rec && (rec.state === "draft" || (rec.state === "refused" && rec.error?.code === "invalid_name"));
+      rec && (rec.state === "draft" || (rec.state === "refused" && NAME_REFUSALS.has(rec.error?.code)));
     return dates().map(recordFor).find(waits) ?? null;
   }
 
@@ -132,10 +141,13 @@ export function createLeaderboard({ panel, storage, events }) {
     await sendNow();
   }
 
-  function scheduleRetry() {
+  /** Sends again later: when the server asked (Retry-After), and never sooner than the backoff's next step. */
+  function scheduleRetry(retryAt = null) {
     clearTimeout(retryTimer);
     if (navigator.onLine === false) return; // the "online" event sends
-    retryTimer = setTimeout(sendNow, RETRY_MS[Math.min(retryIndex, RETRY_MS.length - 1)]);
+    const backoff = RETRY_MS[Math.min(retryIndex, RETRY_MS.length - 1)];
+    const asked = retryAt === null ? 0 : retryAt - Date.now();
+    retryTimer = setTimeout(sendNow, Math.max(backoff, asked));
     retryIndex += 1;
   }
 
@@ -154,7 +166,7 @@ export function createLeaderboard({ panel, storage, events }) {
     sending = false;
     await reconcile();
     if (result.kept > 0) {
-      scheduleRetry();
+      scheduleRetry(result.retryAt ?? null);
       requestBackgroundSync();
     } else {
       retryIndex = 0;
@@ -270,6 +282,7 @@ export function createLeaderboard({ panel, storage, events }) {
   function render() {
     const date = dates()[day];
     const rec = recordFor(date);
+    view.drawTabs(dates());
     view.selectTab(day);
     view.setSubmit({ mode: awaitingName() ? "send" : "save", busy: sending && rec?.state === "queued" });
     const [text, state] = statusOf(date, rec);

@@ -3,7 +3,8 @@
 // enqueue(submission)  keeps {id, name, date, score, replay} (one entry per id: enqueuing it again changes nothing)
 // pending()            the submissions still waiting, oldest first
 // flush(fetchImpl)     POSTs each; an entry leaves the outbox only once the server answered 2xx or 4xx
-//                      (the answer is kept, see answerFor); a 5xx or a network error keeps it for the next flush
+//                      (the answer is kept, see answerFor); a 429, a 5xx or a network error keeps it for a
+//                      later flush, and a Retry-After is honoured: the entry is not sent again before then
 // answerFor(id)        {id, status, ok, body, answeredAt} of a submission the server answered, or null
 
 export const SYNC_TAG = "ewar-scores";
@@ -18,6 +19,8 @@ const ANSWERS = "answers";
 const FIELDS = ["id", "name", "date", "score", "replay"];
 const KEEP_ANSWERS_MS = 3 * 86_400_000;
 const LOCK_NAME = "ewar-scores-flush";
+// A 429 without Retry-After: the platform's rate-limit window (docs/scores.md) has passed by then.
+const RATE_LIMITED_WAIT_MS = 60_000;
 
 let opening = null;
 let lastFlush = Promise.resolve();
@@ -83,6 +86,11 @@ function indexedDbStore(db) {
       transaction.objectStore(ANSWERS).put(answer);
       await done(transaction);
     },
+    async put(name, value) {
+      const transaction = db.transaction(name, "readwrite");
+      transaction.objectStore(name).put(value);
+      await done(transaction);
+    },
     async remove(name, id) {
       const transaction = db.transaction(name, "readwrite");
       transaction.objectStore(name).delete(id);
@@ -104,6 +112,9 @@ function memoryStore() {
     async settle(answer) {
       stores[OUTBOX].delete(answer.id);
       stores[ANSWERS].set(answer.id, structuredClone(answer));
+    },
+    put: async (name, value) => {
+      stores[name].set(value.id, structuredClone(value));
     },
     remove: async (name, id) => {
       stores[name].delete(id);
@@ -144,7 +155,26 @@ async function readAnswerBody(response) {
   }
 }
 
-/** One POST: "settled" (the server decided: 2xx or 4xx), "retry" (5xx) or "offline" (no answer at all). */
+/** A Retry-After header (seconds, or an HTTP date) as ms from now; null when absent or unreadable. */
+export function retryAfterMs(header, now = Date.now()) {
+  const text = String(header ?? "").trim();
+  if (!text) return null;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+/** How long to wait before sending again after a "not now" answer: its Retry-After, else per status. */
+function waitAfter(response) {
+  const said = retryAfterMs(response.headers?.get?.("Retry-After"));
+  if (said !== null) return said;
+  return response.status === 429 ? RATE_LIMITED_WAIT_MS : 0;
+}
+
+/**
+ * One POST: "settled" (the server decided: 2xx or a 4xx other than 429), "retry" (429 or 5xx: not now, with
+ * the time to wait) or "offline" (no answer at all).
+ */
 async function send(store, submission, fetchImpl, endpoint) {
   let response;
   try {
@@ -158,8 +188,11 @@ async function send(store, submission, fetchImpl, endpoint) {
   } catch {
     return { outcome: "offline", id: submission.id };
   }
-  if (response.status >= 500 || response.status < 200 || (response.status >= 300 && response.status < 400)) {
-    return { outcome: "retry", id: submission.id, status: response.status };
+  const { status } = response;
+  if (status === 429 || status >= 500 || status < 200 || (status >= 300 && status < 400)) {
+    const wait = waitAfter(response);
+    if (wait > 0) await store.put(OUTBOX, { ...submission, notBefore: Date.now() + wait });
+    return { outcome: "retry", id: submission.id, status: response.status, waitMs: wait };
   }
   const answer = {
     id: submission.id,
@@ -182,9 +215,18 @@ async function pruneAnswers(store, now) {
 async function flushOnce(fetchImpl, endpoint) {
   const store = await openStore();
   const waiting = (await store.all(OUTBOX)).sort((a, b) => a.queuedAt - b.queuedAt);
-  const result = { settled: [], kept: 0, offline: false };
+  const result = { settled: [], kept: 0, offline: false, retryAt: null };
+  const keepUntil = (at) => {
+    if (at && (result.retryAt === null || at < result.retryAt)) result.retryAt = at;
+  };
   for (const [index, submission] of waiting.entries()) {
+    if (submission.notBefore > Date.now()) {
+      result.kept += 1; // the server asked us to wait
+      keepUntil(submission.notBefore);
+      continue;
+    }
     const sent = await send(store, submission, fetchImpl, endpoint);
+    if (sent.waitMs) keepUntil(Date.now() + sent.waitMs);
     if (sent.outcome === "settled") {
       result.settled.push(sent);
       continue;
@@ -207,7 +249,8 @@ function exclusively(work) {
 }
 
 /**
- * Sends every waiting submission. Resolves to {settled: [answers...], kept: n, offline: bool}.
+ * Sends every waiting submission. Resolves to {settled: [answers...], kept: n, offline: bool, retryAt}: retryAt
+ * is the earliest time (ms since the epoch) a server that said "not now" asked to be tried again, or null.
  * Calls run one after the other, each over what is waiting when it starts. Sending an id twice is
  * harmless anyway: the server answers the stored result with repeated: true, never a second entry.
  */

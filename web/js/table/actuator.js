@@ -1,19 +1,15 @@
 // Draws the engine's view inside requestAnimationFrame and turns its events into brief, non-blocking feedback.
 
 import { formatClock, formatNumber, t } from "../app/i18n.js";
-import { ruleNumbers } from "../app/rule-numbers.js";
 import { createMessageLine } from "./message-line.js";
-import { cardName, parseCard, saidOf, seatName } from "./words.js";
+import { cardName, parseCard, rankLabel, saidOf, seatName, yourWonSlap, yourWrongSlap } from "./words.js";
 
 export const SEATS = ["south", "west", "north", "east"];
 const RED_SUITS = new Set(["H", "D"]);
 const TOAST_MS = 1600;
 const TOAST_READ_MS = 700; // the least a message stays before the next one replaces it
 const GHOST_MS = 400;
-
-function rankLabel(rank) {
-  return /^\d+$/.test(rank) ? rank : t(`rank.short.${rank}`);
-}
+const REACTION_MS = 1500; // how long your reaction time stays beside the pile
 
 function createCardElement(card) {
   const { rank, suit } = parseCard(card);
@@ -54,6 +50,7 @@ export function createActuator({ sound, announcer = null }) {
   const pile = $("pile");
   const pileCards = $("pile-cards");
   const toast = $("toast");
+  const reaction = $("reaction");
   const packButton = $("your-pack");
   const seats = Object.fromEntries(
     SEATS.map((seat) => {
@@ -79,6 +76,7 @@ export function createActuator({ sound, announcer = null }) {
   let pendingEvents = [];
   let frameRequested = false;
   const messages = createMessageLine(toast, { showMs: TOAST_MS, readMs: TOAST_READ_MS });
+  let reactionTimer = 0;
 
   function cardElement(card) {
     if (!cardCache.has(card)) cardCache.set(card, createCardElement(card));
@@ -209,7 +207,8 @@ export function createActuator({ sound, announcer = null }) {
     setText($("challenge"), challengeText(view));
     setText($("clock"), formatClock(view.over && view.result ? view.result.duration_ms : view.clock));
     setText($("wrong"), formatNumber(view.wrong_slaps));
-    setText($("score"), formatNumber(view.score)); // what a win would score now, or the final score
+    // The daily: what a win would score now, or the final score. Practice is not scored, and says so.
+    setText($("score"), view.mode === "daily" ? formatNumber(view.score) : t("stats.notScored"));
   }
 
   // ---- Feedback from events: flashes, toasts, sounds; never blocks input ----
@@ -223,6 +222,13 @@ export function createActuator({ sound, announcer = null }) {
 
   function showToast(text, bad = false) {
     messages.show(text, bad);
+  }
+
+  function showReaction(ms) {
+    reaction.textContent = t("table.reaction", { ms });
+    reaction.classList.add("show");
+    clearTimeout(reactionTimer);
+    reactionTimer = setTimeout(() => reaction.classList.remove("show"), REACTION_MS);
   }
 
   function sendPileTo(seat) {
@@ -250,7 +256,8 @@ export function createActuator({ sound, announcer = null }) {
           const pattern = t(`pattern.${e.pattern}`);
           flashSeat(e.seat, t("flash.slap"));
           replay(pile, "won");
-          showToast(saidOf(e.seat, "event.slapWonYou", "event.slapWon", { pattern }));
+          showToast(e.seat === "south" ? yourWonSlap(e) : t("event.slapWon", { pattern, seat: seatName(e.seat) }));
+          if (e.seat === "south" && e.reaction_ms) showReaction(e.reaction_ms);
           sounds.add(e.seat === "south" ? "won" : "slap");
           break;
         }
@@ -258,7 +265,7 @@ export function createActuator({ sound, announcer = null }) {
           flashSeat(e.seat, t("flash.wrong"), true);
           if (e.seat === "south") {
             replay(pile, "wrong");
-            showToast(t(e.burned ? "event.wrongSlapYou" : "event.wrongSlapYouNoCard", ruleNumbers()), true);
+            showToast(yourWrongSlap(e), true);
             sounds.add("wrong");
           } else {
             showToast(t("event.wrongSlap", { seat: seatName(e.seat) }));
@@ -294,6 +301,7 @@ export function createActuator({ sound, announcer = null }) {
     memo.clear();
     pendingEvents = [];
     messages.clear();
+    reaction.classList.remove("show");
   }
 
   return { update, flush, reset };

@@ -2,8 +2,7 @@
 
 import { pageClock } from "../app/clock.js";
 import { t } from "../app/i18n.js";
-import { ruleNumbers } from "../app/rule-numbers.js";
-import { cardName, resultTitle, saidOf, seatName } from "./words.js";
+import { cardName, resultTitle, saidOf, seatName, yourWonSlap, yourWrongSlap } from "./words.js";
 
 export const GAP_MS = 800;
 // Higher wins a pending slot; an equal or higher newcomer replaces what waits.
@@ -57,19 +56,15 @@ export function createAnnouncer(region, { gapMs = GAP_MS, now = pageClock.now } 
         break;
       }
       case "slap_won":
-        say(
-          saidOf(e.seat, "event.slapWonYou", "event.slapWon", { pattern: t(`pattern.${e.pattern}`) }),
-          e.seat === "south" ? PRIORITY.you : PRIORITY.table,
-        );
+        if (e.seat === "south") say(yourWonSlap(e), PRIORITY.you);
+        else say(t("event.slapWon", { pattern: t(`pattern.${e.pattern}`), seat: seatName(e.seat) }), PRIORITY.table);
         break;
       case "pile_taken":
         if (e.how !== "slap")
           say(saidOf(e.seat, "event.pileTakenYou", "event.pileTaken", { count: e.cards }), PRIORITY.table);
         break;
       case "wrong_slap":
-        if (e.seat === "south") {
-          say(t(e.burned ? "event.wrongSlapYou" : "event.wrongSlapYouNoCard", ruleNumbers()), PRIORITY.you);
-        }
+        if (e.seat === "south") say(yourWrongSlap(e), PRIORITY.you);
         break;
       case "player_out":
         say(

@@ -1,6 +1,8 @@
-// The words for what lies on the table: cards, seats and how a game ended, in the page's language.
+// The words for what lies on the table: cards, seats, why a slap was wrong and how a game ended, in the page's
+// language.
 
 import { t } from "../app/i18n.js";
+import { ruleNumbers } from "../app/rule-numbers.js";
 
 /** "7H" -> {rank: "7", suit: "H"}. */
 export function parseCard(card) {
@@ -11,6 +13,11 @@ export function parseCard(card) {
 export function cardName(card) {
   const { rank, suit } = parseCard(card);
   return t("card.name", { rank: t(`rank.${rank}`), suit: t(`suit.${suit}`) });
+}
+
+/** "7" -> "7", "Q" -> "Q" (or the language's letter for a queen): the rank as a card's corner shows it. */
+export function rankLabel(rank) {
+  return /^\d+$/.test(rank) ? rank : t(`rank.short.${rank}`);
 }
 
 export function seatName(seat) {
@@ -27,5 +34,43 @@ export function resultTitle(result) {
   if (result.reason === "time_limit") return result.won ? t("result.time_limitWon") : t("result.time_limit");
   if (result.won) return t("result.won");
   if (result.reason === "eliminated") return t("result.eliminated");
+  if (result.reason === "resigned") return t("result.resigned");
   return t("result.cpu_won", { winner: result.winner ? seatName(result.winner) : "" });
+}
+
+/**
+ * Why the engine refused a slap (a wrong_slap event's `reason` and its details), in one sentence:
+ * "Too late — North was first by 12 ms.", "7 and 8 don't match."...
+ */
+export function wrongSlapWhy(e) {
+  const params = { seat: e.by ? seatName(e.by) : "", ms: e.ms, pattern: e.pattern ? t(`pattern.${e.pattern}`) : "" };
+  switch (e.reason) {
+    case "too_late":
+    case "covered":
+      return t(`why.${e.reason}${e.by === "south" ? "You" : ""}`, params);
+    case "burned_cards":
+    case "empty_pile":
+      return t(`why.${e.reason}`);
+    case "no_pattern": {
+      const ranks = (e.cards ?? []).map((card) => rankLabel(parseCard(card).rank));
+      if (ranks.length === 2) return t("why.no_pattern.two", { under: ranks[0], top: ranks[1] });
+      if (ranks.length === 3) return t("why.no_pattern.three", { bottom: ranks[0], under: ranks[1], top: ranks[2] });
+      return t("why.no_pattern.one");
+    }
+    default:
+      return null;
+  }
+}
+
+/** What your wrong slap costs and why, in words (the toast's text and the screen reader's). */
+export function yourWrongSlap(e) {
+  const why = wrongSlapWhy(e);
+  if (why === null) return t(e.burned ? "event.wrongSlapYou" : "event.wrongSlapYouNoCard", ruleNumbers());
+  return `${why} ${t(e.burned ? "why.burn" : "why.noCard", ruleNumbers())}`;
+}
+
+/** Your won slap, with its reaction time when a card of another player made the pattern. */
+export function yourWonSlap(e) {
+  const pattern = t(`pattern.${e.pattern}`);
+  return e.reaction_ms ? t("event.slapWonYouMs", { pattern, ms: e.reaction_ms }) : t("event.slapWonYou", { pattern });
 }

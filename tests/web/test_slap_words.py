@@ -1,0 +1,145 @@
+"""Why a slap failed, in words, from the engine's reason; and your reaction time beside the pile when you win one."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from pagedriver import (
+    FRAME_MS,
+    advance,
+    open_menu,
+    pattern_on_top,
+    start_from_menu,
+    switch_language,
+    view_of,
+    wait_for,
+)
+from test_i18n import catalog
+
+
+def toast(page) -> str:
+    return page.inner_text("[data-testid=toast]")
+
+
+def slap(page) -> str:
+    """Space, then the frame that draws it; the toast's text."""
+    page.keyboard.press(" ")
+    advance(page, FRAME_MS)
+    return toast(page)
+
+
+def flip_until(page, cards: int) -> dict:
+    """Flips on your turns until `cards` face-up cards lie on the pile; the view."""
+    for _ in range(400):
+        view = view_of(page)
+        if len(view["pile"]["top"]) >= cards:
+            return view
+        if view["your_turn"]:
+            page.keyboard.press("Enter")
+        advance(page, 50)
+    raise AssertionError("the pile did not grow")
+
+
+def test_wrong_slaps_say_why_in_english_and_in_french(shared_page) -> None:
+    page = shared_page
+    for lang in ("en", "fr"):
+        words = catalog(lang)
+        switch_language(page, lang)
+        start_from_menu(page, speed="slow", deal=31)
+        burn = words["why.burn"].replace("{per_wrong_slap}", "20")
+        assert slap(page) == f"{words['why.empty_pile']} {burn}"
+        # A card now lies face down under the pile: with one face-up card, only that is said.
+        flip_until(page, 1)
+        assert slap(page).startswith(words["why.burned_cards"])
+        view = flip_until(page, 3)
+        while pattern_on_top(
+            view["pile"]["top"]
+        ):  # a pattern would be a good slap: wait for another card
+            view = flip_until(page, len(view["pile"]["top"]) + 1)
+        ranks = [card[:-1] for card in view["pile"]["top"]]
+        said = slap(page)
+        expected = words["why.no_pattern.three"]
+        for name, rank in zip(("bottom", "under", "top"), ranks, strict=True):
+            expected = expected.replace(
+                f"{{{name}}}", rank if rank.isdigit() else words[f"rank.short.{rank}"]
+            )
+        assert said.startswith(expected), (said, expected)
+        open_menu(page)
+    switch_language(page, "en")
+
+
+def test_a_late_slap_names_the_player_who_was_first(shared_page) -> None:
+    page = shared_page
+    open_menu(page)
+    start_from_menu(page, speed="fast", deal=12)
+    for _ in range(3_000):
+        view = view_of(page)
+        said = toast(page)
+        winner = re.match(r"(West|North|East) slapped a (Double|Sandwich)!", said)
+        if winner:
+            late = slap(page)
+            match = re.match(
+                r"Too late — (West|North|East) was first by (\d+) ms\. You burn a card", late
+            )
+            assert match, late
+            assert match.group(1) == winner.group(1)
+            assert 0 <= int(match.group(2)) <= 2 * FRAME_MS
+            return
+        if view["your_turn"]:
+            page.keyboard.press("Enter")
+        advance(page, FRAME_MS)
+    raise AssertionError("no computer player won a slap")
+
+
+def test_a_won_slap_shows_its_reaction_time(shared_page) -> None:
+    """Slaps a CPU's pattern 263 ms after its card (test time), and the page shows that reaction."""
+    page = shared_page
+    delay = 263
+    open_menu(page)
+    start_from_menu(page, speed="slow", deal=8)
+    previous = view_of(page)
+    for _ in range(6_000):
+        if previous["your_turn"]:
+            page.keyboard.press("Enter")
+        advance(page, FRAME_MS)
+        view = view_of(page)
+        card_at = (
+            previous["wake_at"] or 0
+        ) - 1  # a happening at t shows from t + 1 (docs/engine.md)
+        made_by_cpu = (
+            view["pile"]["size"] == previous["pile"]["size"] + 1
+            and previous["turn"] not in (None, "south")
+            and pattern_on_top(view["pile"]["top"])
+        )
+        previous = view
+        if not made_by_cpu:
+            continue
+        page.keyboard.press("Escape")  # paused: the view holds the exact time
+        now = view_of(page)["clock"]
+        page.keyboard.press("Escape")
+        if now >= card_at + delay or view_of(page)["pile"] != view["pile"]:
+            previous = view_of(page)
+            continue
+        advance(page, card_at + delay - now)
+        if view_of(page)["pile"] != view["pile"]:  # a CPU was quicker
+            previous = view_of(page)
+            continue
+        said = slap(page)
+        if not said.startswith("You slapped"):
+            previous = view_of(page)
+            continue
+        # The input's own time reaches the game (on a fake clock, less the real ms the key event took to be
+        # handled, which a busy machine may make 1-2 ms): the slap as the engine recorded it.
+        slapped_at = json.loads(page.evaluate("window.ewar.replay()"))["actions"][-1]
+        assert slapped_at[1] == "s" and abs(slapped_at[0] - (card_at + delay)) <= 3
+        reaction = slapped_at[0] - card_at
+        pattern = pattern_on_top(view["pile"]["top"]).capitalize()
+        assert said.startswith(f"You slapped a {pattern} in {reaction} ms!")
+        assert page.inner_text("[data-testid=reaction]") == f"{reaction} ms"
+        assert page.is_visible("[data-testid=reaction]")
+        wait_for(page, "getComputedStyle(document.getElementById('reaction')).opacity === '1'")
+        advance(page, 2_000)  # a moment later it is gone
+        assert not page.evaluate("document.getElementById('reaction').classList.contains('show')")
+        return
+    raise AssertionError("no pattern could be slapped at the chosen delay")
