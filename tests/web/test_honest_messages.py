@@ -145,6 +145,33 @@ def test_each_refusal_says_why(shared_page, code: str) -> None:
     page.evaluate("localStorage.removeItem('ewar.scores')")
 
 
+@pytest.mark.parametrize("code", ["score_mismatch", "engine_version", "a_code_added_later"])
+def test_a_refusal_of_the_score_judge_says_the_game_could_not_be_verified(shared_page, code: str) -> None:
+    """Every 422 other than the named ones is the judge's: the page keeps no list of its codes."""
+    page = shared_page
+    switch_language(page, "en")
+    today = page.evaluate("new Date().toISOString().slice(0, 10)")
+    record = {
+        "date": today,
+        "id": "B" * 22,
+        "score": 25,
+        "won": False,
+        "duration_ms": 60_000,
+        "wrong_slaps": 3,
+        "state": "refused",
+        "name": "Somebody",
+        "error": {"status": 422, "code": code, "message": "?"},
+    }
+    page.evaluate(
+        "(record) => localStorage.setItem('ewar.scores', JSON.stringify({[record.date]: record}))",
+        record,
+    )
+    page.click("[data-testid=leaderboard-tab-1]")
+    page.click("[data-testid=leaderboard-tab-0]")
+    assert f"the game could not be verified ({code})" in status(page)
+    page.evaluate("localStorage.removeItem('ewar.scores')")
+
+
 def test_board_rows_say_won_or_lost_and_tabs_show_their_dates(shared_page) -> None:
     page = shared_page
     board = {

@@ -23,16 +23,6 @@ const REASONS = new Set([
 ]);
 // Refusals of the name alone: the score waits for another name, and goes with the same id.
 const NAME_REFUSALS = new Set(["invalid_name", "name_taken"]);
-const UNVERIFIED = new Set([
-  "invalid_replay",
-  "engine_version",
-  "not_daily",
-  "date_mismatch",
-  "not_standard",
-  "unfinished",
-  "score_mismatch",
-  "impossible_play",
-]);
 
 /** The name as it is stored and shown, or null when the board's rule (names.js, the server's too) refuses it. */
 function acceptedName(text) {
@@ -239,7 +229,8 @@ export function createLeaderboard({ panel, storage, events }) {
   function reasonOf(error) {
     const code = error?.code ?? "";
     if (REASONS.has(code)) return t(`leaderboard.reason.${code}`);
-    if (UNVERIFIED.has(code)) return t("leaderboard.reason.unverified", { code });
+    // Every other 422 is the score judge's refusal (ewar/judge.py's codes, not listed again here).
+    if (error?.status === 422) return t("leaderboard.reason.unverified", { code });
     return t("leaderboard.reason.other", { message: error?.message || `HTTP ${error?.status ?? "?"}` });
   }
 
