@@ -146,7 +146,9 @@ def test_each_refusal_says_why(shared_page, code: str) -> None:
 
 
 @pytest.mark.parametrize("code", ["score_mismatch", "engine_version", "a_code_added_later"])
-def test_a_refusal_of_the_score_judge_says_the_game_could_not_be_verified(shared_page, code: str) -> None:
+def test_a_refusal_of_the_score_judge_says_the_game_could_not_be_verified(
+    shared_page, code: str
+) -> None:
     """Every 422 other than the named ones is the judge's: the page keeps no list of its codes."""
     page = shared_page
     switch_language(page, "en")

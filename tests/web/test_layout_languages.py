@@ -261,6 +261,19 @@ def test_a_message_is_not_replaced_before_it_can_be_read(shared_page) -> None:
     assert said == ["A", "A", "A", "A", "C", "C", None]
 
 
+def test_the_answer_to_your_own_slap_never_waits_its_turn(shared_page) -> None:
+    page = shared_page
+    freeze_time(page)
+    page.evaluate(MESSAGE_LINE)
+    page.evaluate("() => window.__line.line.show('West took the pile')")
+    advance(page, 100)
+    page.evaluate("() => window.__line.line.show('North slapped', false)")
+    page.evaluate("() => window.__line.line.show('Too late', true, { urgent: true })")
+    assert page.evaluate(SAYS) == "Too late"
+    advance(page, 600)
+    assert page.evaluate(SAYS) == "North slapped", "what waited comes after it"
+
+
 # The pile on its way to North (a copy of its cards, as the table sends it), stopped where its top card crosses
 # North's name and count; what is on show there must still be them.
 PILE_OVER_NORTH = """

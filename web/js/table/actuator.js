@@ -208,7 +208,12 @@ export function createActuator({ sound, announcer = null }) {
     setText($("clock"), formatClock(view.over && view.result ? view.result.duration_ms : view.clock));
     setText($("wrong"), formatNumber(view.wrong_slaps));
     // The daily: what a win would score now, or the final score. Practice is not scored, and says so.
-    setText($("score"), view.mode === "daily" ? formatNumber(view.score) : t("stats.notScored"));
+    const scored = view.mode === "daily";
+    setText($("score"), scored ? formatNumber(view.score) : t("stats.notScored"));
+    if (memo.get("score:scored") !== scored) {
+      memo.set("score:scored", scored);
+      $("score").classList.toggle("unscored", !scored); // words, not a number: smaller, so a phone's header fits
+    }
   }
 
   // ---- Feedback from events: flashes, toasts, sounds; never blocks input ----
@@ -220,8 +225,8 @@ export function createActuator({ sound, announcer = null }) {
     replay(el, "show");
   }
 
-  function showToast(text, bad = false) {
-    messages.show(text, bad);
+  function showToast(text, bad = false, urgent = false) {
+    messages.show(text, bad, { urgent });
   }
 
   function showReaction(ms) {
@@ -256,7 +261,8 @@ export function createActuator({ sound, announcer = null }) {
           const pattern = t(`pattern.${e.pattern}`);
           flashSeat(e.seat, t("flash.slap"));
           replay(pile, "won");
-          showToast(e.seat === "south" ? yourWonSlap(e) : t("event.slapWon", { pattern, seat: seatName(e.seat) }));
+          if (e.seat === "south") showToast(yourWonSlap(e), false, true);
+          else showToast(t("event.slapWon", { pattern, seat: seatName(e.seat) }));
           if (e.seat === "south" && e.reaction_ms) showReaction(e.reaction_ms);
           sounds.add(e.seat === "south" ? "won" : "slap");
           break;
@@ -265,7 +271,7 @@ export function createActuator({ sound, announcer = null }) {
           flashSeat(e.seat, t("flash.wrong"), true);
           if (e.seat === "south") {
             replay(pile, "wrong");
-            showToast(yourWrongSlap(e), true);
+            showToast(yourWrongSlap(e), true, true);
             sounds.add("wrong");
           } else {
             showToast(t("event.wrongSlap", { seat: seatName(e.seat) }));

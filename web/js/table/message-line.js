@@ -30,10 +30,13 @@ export function createMessageLine(element, { showMs, readMs, waiting = 2 }) {
     else element.classList.remove("show");
   }
 
-  /** Shows text now, or as soon as the message on show has been up for readMs. */
-  function show(text, bad = false) {
+  /**
+   * Shows text now, or as soon as the message on show has been up for readMs. An urgent message (the answer to
+   * the player's own action, which must not lag the tap) shows at once; the waiting ones follow it.
+   */
+  function show(text, bad = false, { urgent = false } = {}) {
     const shownFor = performance.now() - shownAt;
-    if (!element.classList.contains("show") || (queue.length === 0 && shownFor >= readMs)) {
+    if (urgent || !element.classList.contains("show") || (queue.length === 0 && shownFor >= readMs)) {
       display({ text, bad });
       return;
     }
