@@ -15,6 +15,7 @@ import json
 from collections.abc import Iterator
 
 import pytest
+from network_link import emulate_link
 from pagedriver import freeze_time, run_until
 
 READY_MS = 120_000
@@ -265,16 +266,6 @@ def test_a_first_visit_takes_micropip_then_repeats_take_the_snapshot_once_loaded
     again = quiet_context.new_page()
     assert chosen_path(again) == {"snapshot": True, "reason": "snapshot loaded before"}
     again.close()
-
-
-def emulate_link(page, mbps: float, rtt_ms: int) -> None:
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    rate = mbps * 1_000_000 / 8
-    cdp.send(
-        "Network.emulateNetworkConditions",
-        {"offline": False, "latency": rtt_ms, "downloadThroughput": rate, "uploadThroughput": rate},
-    )
 
 
 @pytest.mark.parametrize("mbps", [200, 4], ids=["fast", "slow"])
