@@ -47,13 +47,7 @@ def by_file(ledger: list) -> dict[str, int]:
 def first_visit(playwright, cdn, url: str, link: dict | None) -> dict:
     """A fresh profile's first visit through the CDN stand-in (service workers allowed, as for a player): TTI,
     the bytes of the page's requests and of the precache that follows; then a second visit (TTI)."""
-    with (
-        fresh_profile(
-            playwright.chromium,
-            service_workers="allow",
-            bypass_csp=True,  # Playwright's string predicates are evaluated in the page; loading is unchanged
-        ) as context
-    ):
+    with fresh_profile(playwright.chromium, service_workers="allow") as context:
         cdn.take_ledger()
         page = context.new_page()
         emulate(page, link)

@@ -30,7 +30,9 @@ def element_centre(page, selector: str) -> tuple[float, float]:
 def play_for_latency(browser, url: str, inputs: int, max_seconds: float) -> dict:
     """Play fast practice games (snapshot path) until `inputs` inputs were drawn or `max_seconds` passed,
     half keyboard and half pointer; return the latency and long-task figures."""
-    context = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 800})
+    context = browser.new_context(
+        service_workers="block", viewport={"width": 1280, "height": 800}, bypass_csp=True
+    )
     context.add_init_script(page_script("init.js"))
     rng = random.Random(7)
     try:

@@ -48,7 +48,7 @@ def service_worker_visit(browser, url: str) -> dict | None:
     """A repeat visit once the service worker controls the page and has precached the build."""
     from playwright.sync_api import Error as PlaywrightError
 
-    context = browser.new_context()
+    context = browser.new_context(bypass_csp=True)  # see visits.fresh_profile
     context.add_init_script(page_script("init.js"))
     try:
         page = context.new_page()

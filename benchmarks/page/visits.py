@@ -17,9 +17,10 @@ READY_OR_ERROR = "window.__bench && (window.__bench.readyAt !== null || document
 
 
 @contextlib.contextmanager
-def fresh_profile(browser_type, service_workers: str, **options) -> Iterator:
-    """A persistent context over an empty profile, with js/init.js before every page. Persistent, because its
-    disk cache is what a player's browser has: an incognito context's in-memory cache does not keep the wasm."""
+def fresh_profile(browser_type, service_workers: str) -> Iterator:
+    """A persistent context over an empty profile, with js/init.js before every page and the site's
+    Content-Security-Policy set aside (as in the tests). Persistent, because its disk cache is what a
+    player's browser has: an incognito context's in-memory cache does not keep the wasm."""
     with tempfile.TemporaryDirectory(prefix="ewar-profile-") as profile:
         context = browser_type.launch_persistent_context(
             profile,
@@ -27,7 +28,7 @@ def fresh_profile(browser_type, service_workers: str, **options) -> Iterator:
             args=CHROMIUM_ARGS,
             headless=True,
             service_workers=service_workers,
-            **options,
+            bypass_csp=True,  # Playwright's string predicates are evaluated in the page; loading is unchanged
         )
         context.add_init_script(page_script("init.js"))
         try:
