@@ -1,6 +1,8 @@
 // Asks the player one question before something that cannot be undone (leaving or giving up a running game), in a
 // modal dialog whose safe answer has the focus; Escape and a click outside keep things as they are.
 
+import { onBackdropClick } from "./dialog.js";
+
 /**
  * dialog: the #confirm-dialog element (a title, a text and two buttons, [data-answer=stay] and
  * [data-answer=leave]). onToggle(): told when the dialog opens or closes (the game stays paused meanwhile).
@@ -30,16 +32,7 @@ export function createConfirm({ dialog, onToggle = () => {} }) {
     if (target?.isConnected) target.focus();
     onToggle();
   });
-  dialog.addEventListener("click", (event) => {
-    if (event.target !== dialog) return;
-    const box = dialog.getBoundingClientRect();
-    const inside =
-      event.clientX >= box.left &&
-      event.clientX <= box.right &&
-      event.clientY >= box.top &&
-      event.clientY <= box.bottom;
-    if (!inside) close(false); // a click on the backdrop
-  });
+  onBackdropClick(dialog, () => close(false));
 
   function ask(question) {
     close(false); // a question still open is answered "stay" first

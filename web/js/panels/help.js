@@ -2,6 +2,7 @@
 
 import { t } from "../app/i18n.js";
 import { ruleNumbers } from "../app/rule-numbers.js";
+import { onBackdropClick } from "./dialog.js";
 
 const range = (prefix, count) => Array.from({ length: count }, (_, i) => `${prefix}.${i + 1}`);
 
@@ -99,17 +100,7 @@ export function createHelp({ helpDialog, aboutDialog, onToggle = () => {} }) {
       if (target?.isConnected) target.focus();
       onToggle();
     });
-    // A click on the backdrop (outside the panel's box) closes it too.
-    dialog.addEventListener("click", (event) => {
-      if (event.target !== dialog) return;
-      const box = dialog.getBoundingClientRect();
-      const inside =
-        event.clientX >= box.left &&
-        event.clientX <= box.right &&
-        event.clientY >= box.top &&
-        event.clientY <= box.bottom;
-      if (!inside) dialog.close();
-    });
+    onBackdropClick(dialog, () => dialog.close());
   }
 
   return {
