@@ -28,6 +28,11 @@ export function createAnnouncer(region, { gapMs = GAP_MS, now = pageClock.now } 
     pump();
   }
 
+  /** What happened to a seat, said of you (and first) or of another player. */
+  function sayOfSeat(seat, youKey, otherKey) {
+    say(saidOf(seat, youKey, otherKey), seat === "south" ? PRIORITY.you : PRIORITY.table);
+  }
+
   function pump() {
     if (timer || !pending) return;
     const wait = Math.max(0, lastSaidAt + gapMs - now());
@@ -67,22 +72,13 @@ export function createAnnouncer(region, { gapMs = GAP_MS, now = pageClock.now } 
         if (e.seat === "south") say(yourWrongSlap(e), PRIORITY.you);
         break;
       case "player_out":
-        say(
-          saidOf(e.seat, "event.playerOutYou", "event.playerOut"),
-          e.seat === "south" ? PRIORITY.you : PRIORITY.table,
-        );
+        sayOfSeat(e.seat, "event.playerOutYou", "event.playerOut");
         break;
       case "player_back":
-        say(
-          saidOf(e.seat, "event.playerBackYou", "event.playerBack"),
-          e.seat === "south" ? PRIORITY.you : PRIORITY.table,
-        );
+        sayOfSeat(e.seat, "event.playerBackYou", "event.playerBack");
         break;
       case "player_eliminated":
-        say(
-          saidOf(e.seat, "event.eliminatedYou", "event.eliminated"),
-          e.seat === "south" ? PRIORITY.you : PRIORITY.table,
-        );
+        sayOfSeat(e.seat, "event.eliminatedYou", "event.eliminated");
         break;
       case "game_over":
         if (view.result)
