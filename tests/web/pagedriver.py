@@ -282,3 +282,13 @@ def short_practice_seeds(
         if game.outcome.won:
             durations.append((game.outcome.duration_ms, seed))
     return [seed for _ms, seed in sorted(durations)[:count]]
+
+
+def overlaps(a: dict, b: dict) -> bool:
+    """Whether two boxes ({left, top, right, bottom}) overlap by more than a pixel's rounding."""
+    return (
+        a["left"] < b["right"] - 1
+        and b["left"] < a["right"] - 1
+        and a["top"] < b["bottom"] - 1
+        and b["top"] < a["bottom"] - 1
+    )

@@ -17,6 +17,7 @@ from html.parser import HTMLParser
 from a11ykit import ROOT
 from pagedriver import wait_for, wait_ready
 from person_driver import play_daily_like_a_person
+from test_offline import PRECACHED
 
 SEND_MS = 60_000  # the first verification in a fresh function instance loads Pyodide
 YOU = "[data-testid=leaderboard-you]"
@@ -51,16 +52,6 @@ INLINE_REFUSED = f"""() => {{
 VIOLATIONS = (
     "window.__violations.filter(([, blocked, file]) => !(blocked === 'inline' && file === ''))"
 )
-PRECACHED = """
-async () => {
-  await window.ewarOffline.registered;
-  await navigator.serviceWorker.ready;
-  if (!navigator.serviceWorker.controller) {
-    await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }));
-  }
-  return (await window.ewarOffline.status()).complete;
-}
-"""
 
 
 class _Inline(HTMLParser):
@@ -179,7 +170,7 @@ def test_a_daily_is_played_sent_and_played_offline_under_the_policy(
     page.wait_for_selector(f"{YOU}[data-state=sent]", timeout=SEND_MS)
     [entry] = on_the_board(server_url, view["date"], name)
     assert entry["score"] == view["result"]["score"] and entry["won"] == view["result"]["won"]
-    assert page.evaluate(PRECACHED) is True
+    assert page.evaluate(PRECACHED)["complete"] is True
     assert page.evaluate(VIOLATIONS) == []
     assert errors == []
 

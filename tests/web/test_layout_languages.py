@@ -16,6 +16,7 @@ from pagedriver import (
     freeze_time,
     lose_by_wrong_slaps,
     open_menu,
+    overlaps,
     run_until,
     start_from_menu,
     switch_language,
@@ -70,15 +71,6 @@ IN_SIGHT = """
   return inside && button.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));
 }
 """
-
-
-def overlaps(a: dict, b: dict) -> bool:
-    return (
-        a["left"] < b["right"] - 1
-        and b["left"] < a["right"] - 1
-        and a["top"] < b["bottom"] - 1
-        and b["top"] < a["bottom"] - 1
-    )
 
 
 def overlapping(page, selectors: list[str]) -> list[tuple[str, str]]:

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from pagedriver import advance, open_menu, run_until, start_from_menu, wait_ready
+from pagedriver import advance, open_menu, overlaps, run_until, start_from_menu, wait_ready
 
 SIZES = [(390, 844), (1280, 800), (360, 640), (640, 360), (844, 390)]
 SHOTS = Path(os.environ.get("EWAR_SHOTS", "/tmp/shots"))
@@ -49,15 +49,6 @@ CLIPPED_TEXT = """
   .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
   .map((el) => el.className)
 """
-
-
-def overlaps(a: dict, b: dict) -> bool:
-    return (
-        a["left"] < b["right"] - 1
-        and b["left"] < a["right"] - 1
-        and a["top"] < b["bottom"] - 1
-        and b["top"] < a["bottom"] - 1
-    )
 
 
 def check_fits(page, width: int, height: int) -> None:
