@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build, serve and test Egyptian War: the command line over tools/build/.
+"""Build, serve and test Egyptian War: the command line over tools/builder/.
 
 python build.py [build]                         build everything into dist/
 python build.py serve [--port 8000] [--host 127.0.0.1]
@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools.build import BuildError, build, serve_in_foreground  # noqa: E402
-from tools.build.suite import run_suite  # noqa: E402
+from tools.builder import BuildError, build, serve_in_foreground  # noqa: E402
+from tools.builder.suite import run_suite  # noqa: E402
 
 
 def parser() -> argparse.ArgumentParser:

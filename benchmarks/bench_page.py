@@ -8,7 +8,7 @@ Builds dist/ (build.py), serves a copy of it with tools/devserver.mjs (the same 
 a bare page that only calls loadPyodide(), and drives Debian's Chromium through Playwright:
 
 - first visits as a player's browser makes them (issue 15): a fresh profile, service workers allowed, through
-  tools/build/cdn.py's stand-in for the CDN (brotli for text and wasm; it counts the bytes it sends): cold and
+  tools/builder/cdn.py's stand-in for the CDN (brotli for text and wasm; it counts the bytes it sends): cold and
   repeat TTI of our page (its own choice of path), each path forced, and a bare loadPyodide() page over
   Pyodide's own files, unthrottled and on a phone link (10 Mbit/s, 40 ms RTT, CPU 4x slower); the bytes of the
   page and of the worker's precache after it, by file, against the 5 MB budget; --chart draws them (SVG);

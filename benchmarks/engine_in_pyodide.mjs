@@ -1,5 +1,5 @@
 // The engine inside Pyodide in Node (the runtime the page and the scores function use), loaded through the shared
-// host (web/js/engine/host.js) and driven only through the bridge, as the page drives it: the load, one frame()
+// host (web/common/host.js) and driven only through the bridge, as the page drives it: the load, one frame()
 // call, whole games played from JavaScript at the page's call pattern, and the replay and judge calls the
 // function makes. The same records are then replayed by CPython (benchmarks/engine_throughput.py
 // --verify-records), so the last line is a ratio, which this noisy machine measures better than a time.
@@ -12,7 +12,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { loadPyodide } from "pyodide";
-import { loadEngineFromWheel } from "../web/js/engine/host.js";
+import { loadEngineFromWheel } from "../web/common/host.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DAILY = "2026-11-30";

@@ -1,4 +1,4 @@
-"""The build package (tools/build/, behind build.py) for the tests and benchmarks, and a copy of the
+"""The build package (tools/builder/, behind build.py) for the tests and benchmarks, and a copy of the
 project for tests that edit its inputs and rebuild."""
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
 # What a build reads besides the engine's own sources (pyproject, readme, licence, ewar/).
-BUILD_INPUTS = ("package.json", "package-lock.json", "web", "sw", "tools")
+BUILD_INPUTS = ("package.json", "package-lock.json", "web", "tools")
 
 
 def load_build_module() -> ModuleType:
-    """tools.build of this checkout: build(), STEPS, DevServer, BuildError..."""
+    """tools.builder of this checkout: build(), STEPS, DevServer, BuildError..."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    return importlib.import_module("tools.build")
+    return importlib.import_module("tools.builder")
 
 
 def copy_path(source: Path, copy: Path) -> None:

@@ -1,4 +1,4 @@
-"""First visits as a phone gets them (issue 15): through tools/build/cdn.py's CDN stand-in, a fresh profile
+"""First visits as a phone gets them (issue 15): through tools/builder/cdn.py's CDN stand-in, a fresh profile
 with service workers allowed, the page's bytes and the offline precache's after it, against bare Pyodide."""
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def first_visit(playwright, cdn, url: str, link: dict | None) -> dict:
 
 def measure_first_visits(playwright, site: Path, url: str, runs: int) -> dict:
     """Every page of FIRST_VISIT_PAGES in turn, `runs` times, unthrottled and on the phone link."""
-    cdn_module = importlib.import_module("tools.build.cdn")
+    cdn_module = importlib.import_module("tools.builder.cdn")
     stock_bare_page(site, ROOT / "node_modules" / "pyodide")
     results: dict = {
         "budget": FIRST_VISIT_BUDGET,

@@ -29,7 +29,7 @@ def first_visit_report(results: dict) -> list[str]:
     out = [
         "",
         (
-            f"First visit through a CDN stand-in (tools/build/cdn.py: brotli q{results['brotli_quality']} for text"
+            f"First visit through a CDN stand-in (tools/builder/cdn.py: brotli q{results['brotli_quality']} for text"
             " and wasm, as sent, headers included): fresh profile, page + the offline precache after it"
         ),
     ]

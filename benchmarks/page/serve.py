@@ -66,6 +66,6 @@ def stock_bare_page(site: Path, pyodide: Path) -> None:
     (folder / "index.html").write_text(bare_page('<script type="module" src="./bare.js"></script>'))
     (folder / "bare.js").write_text(page_script("bare.js"))
     # The build's own list of the files loadPyodide() fetches.
-    steps = importlib.import_module("tools.build.steps")
+    steps = importlib.import_module("tools.builder.steps")
     for name in steps.PYODIDE_FILES:
         shutil.copyfile(pyodide / name, folder / "pyodide" / name)

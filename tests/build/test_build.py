@@ -1,4 +1,4 @@
-"""The build (tools/build/): what dist/ holds, the engine wheel, no-op rebuilds and source changes."""
+"""The build (tools/builder/): what dist/ holds, the engine wheel, no-op rebuilds and source changes."""
 
 from __future__ import annotations
 

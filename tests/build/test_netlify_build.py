@@ -25,7 +25,7 @@ from ewar.game import Game
 from ewar.replay import Replay
 
 load_build_module()
-from tools.build import netlify  # noqa: E402
+from tools.builder import netlify  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 builder = load_build_module()
-from tools.build import steps  # noqa: E402
+from tools.builder import steps  # noqa: E402
 
 
 def quiet(_line: str) -> None:
@@ -70,6 +70,8 @@ def test_what_the_page_needs_offline_is_all_listed(built):
         "i18n/en.json",
         "js/app/main.js",
         "js/offline/service-worker.js",
+        "worker/sync.js",
+        "common/outbox.js",
         "css/main.css",
         "icons/icon-192.png",
         "icons/icon-512.png",
@@ -78,11 +80,15 @@ def test_what_the_page_needs_offline_is_all_listed(built):
     assert needed <= listed
 
 
-def test_the_worker_code_is_the_template_with_the_list_filled_in(built):
-    template = (ROOT / "sw" / "worker.js").read_text()
+def test_the_worker_code_is_the_template_with_the_list_filled_in_and_its_imports_from_the_root(built):
+    """web/worker/worker.js imports "./sync.js"; dist/sw.js sits at the site's root, so it imports "./worker/sync.js"."""
+    template = (ROOT / "web" / "worker" / "worker.js").read_text()
+    assert 'from "./sync.js"' in template
+    rebased = template.replace('from "./sync.js"', 'from "./worker/sync.js"')
     generated = (built.dist / "sw.js").read_text()
-    before, after = template.split(steps.PRECACHE_MARK)
+    before, after = rebased.split(steps.PRECACHE_MARK)
     assert generated.startswith(before) and generated.endswith(after)
+    assert not (built.dist / "worker" / "worker.js").exists()
 
 
 def test_a_rebuild_with_nothing_changed_skips_both_steps(built):
@@ -114,7 +120,7 @@ def without_snapshots() -> list:
 
 def test_a_worker_template_without_the_mark_is_refused(tmp_path):
     project = copy_project(tmp_path / "project")
-    (project / "sw" / "worker.js").write_text("const PRECACHE = {};\n")
+    (project / "web" / "worker" / "worker.js").write_text("const PRECACHE = {};\n")
     with pytest.raises(builder.BuildError, match="@precache"):
         builder.build(root=project, steps=without_snapshots(), log=quiet)
 
@@ -152,7 +158,7 @@ def test_maskable_icons_fill_the_square_and_any_icons_have_round_corners(built):
 
 def test_a_worker_importing_a_file_not_in_the_build_is_refused(tmp_path):
     project = copy_project(tmp_path / "project")
-    worker = project / "sw" / "worker.js"
+    worker = project / "web" / "worker" / "worker.js"
     worker.write_text('import { gone } from "./js/not-built.js";\n' + worker.read_text())
     with pytest.raises(builder.BuildError, match="not-built.js"):
         builder.build(root=project, steps=without_snapshots(), log=quiet)

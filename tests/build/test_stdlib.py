@@ -15,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PYODIDE = ROOT / "node_modules" / "pyodide"
 NODE = ROOT / "node_modules" / ".bin" / "node"
-FINDER = ROOT / "tools" / "build" / "stdlib.mjs"
+FINDER = ROOT / "tools" / "builder" / "stdlib.mjs"
 
 
 def run_the_game(built_dist, built_info, stdlib: Path) -> subprocess.CompletedProcess:

@@ -11,8 +11,8 @@ import pytest
 from build_module import load_build_module
 
 load_build_module()
-from tools.build import suite  # noqa: E402
-from tools.build.pipeline import BuildError  # noqa: E402
+from tools.builder import suite  # noqa: E402
+from tools.builder.pipeline import BuildError  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,5 +1,5 @@
-"""The page's shared modules on their own, in the browser: the app's one emitter (web/js/app/events.js) and the
-page's clock (web/js/app/clock.js), which gives an input event its own time on real and on faked time alike."""
+"""The page's shared modules on their own, in the browser: the app's one emitter (web/js/base/events.js) and the
+page's clock (web/js/base/clock.js), which gives an input event its own time on real and on faked time alike."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def bare_page(new_context):
 
 EMITTER = """
 async () => {
-  const { createAppEvents } = await import("./js/app/events.js");
+  const { createAppEvents } = await import("./js/base/events.js");
   const events = createAppEvents();
   const heard = [];
   const stop = events.on("state", (state) => heard.push([state.phase, state.panel, state.previous.phase]));
@@ -62,7 +62,7 @@ def test_the_emitter_tells_each_change_once_and_refuses_unknown_names(bare_page)
 # and with performance.now() running 5 s ahead of the events' stamps (a fake clock that leaves them alone).
 EVENT_TIME = """
 async () => {
-  const { pageClock } = await import("./js/app/clock.js");
+  const { pageClock } = await import("./js/base/clock.js");
   const busy = (ms) => { const end = performance.now() + ms; while (performance.now() < end) {} };
   const real = performance.now.bind(performance);
   const event = new KeyboardEvent("keydown", { key: "Enter" });

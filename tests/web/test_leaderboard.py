@@ -43,7 +43,7 @@ OPENING_SLAP_MS = itertools.count(1)
 RETRY_MS = 5_000  # the page's first retry after a busy server (web/js/scores/leaderboard.js)
 PLAY_BEFORE_LOSING_MS = 20_000
 
-SCORE_QUEUE = "import('./js/scores/outbox.js')"
+SCORE_QUEUE = "import('./common/outbox.js')"
 
 
 def today() -> str:
@@ -454,14 +454,14 @@ NAMES = [
 
 
 def test_chromium_and_node_read_the_name_rule_alike(shared_page) -> None:
-    """One rule (web/js/scores/names.js) for the page and the function: Chromium and Node hold their own Unicode
+    """One rule (web/common/names.js) for the page and the function: Chromium and Node hold their own Unicode
     data, and must still agree on every name, so the page never sends what the server refuses or the reverse."""
     page = shared_page
     on_page = page.evaluate(
-        "(names) => import('./js/scores/names.js').then((m) => names.map(m.checkName))", NAMES
+        "(names) => import('./common/names.js').then((m) => names.map(m.checkName))", NAMES
     )
     script = (
-        "import { checkName } from './web/js/scores/names.js';"
+        "import { checkName } from './web/common/names.js';"
         f"console.log(JSON.stringify({json.dumps(NAMES)}.map(checkName)));"
     )
     done = subprocess.run(
@@ -518,7 +518,7 @@ def test_your_rank_shows_even_outside_the_top_50(shared_page) -> None:
 SYNC_EVENT = """
 async ({ tag }) => {
   window.clients = { matchAll: async () => [] };  // a page standing in for the service worker's global
-  const { handleSync } = await import("./js/scores/sync.js");
+  const { handleSync } = await import("./worker/sync.js");
   let work = null;
   const handled = handleSync({ tag, waitUntil: (promise) => { work = promise; } });
   if (!work) return { handled, outcome: null };

@@ -352,7 +352,7 @@ def site(build_module, tmp_path_factory) -> Iterator[dict]:
     """A project copy built into its own dist/ and served: tests change web/ and redeploy. site["current"] is
     the build_id deployed now (each test starts from whatever the one before left)."""
     tmp_path = tmp_path_factory.mktemp("site")
-    project = copy_project(tmp_path / "project", extra=("sw", "tools/icons.py"))
+    project = copy_project(tmp_path / "project", extra=("tools/icons.py",))
     dist = tmp_path / "dist"
 
     # Without the page's memory snapshot: its step would remake it for every new dist folder (~20 s),
@@ -527,7 +527,7 @@ FIRST_VISIT_BUDGET = (
 
 @pytest.fixture
 def cdn(build_module, server_url) -> Iterator[object]:
-    """The dev server behind tools/build/cdn.py's stand-in for the CDN (compresses like it, counts bytes)."""
+    """The dev server behind tools/builder/cdn.py's stand-in for the CDN (compresses like it, counts bytes)."""
     cdn_module = importlib.import_module(f"{build_module.__name__}.cdn")
     with cdn_module.CdnProxy(server_url) as proxy:
         yield proxy

@@ -1,11 +1,11 @@
 // The scores function's engine: finds the runtime, the wheel and the snapshot on disk, loads them through the
-// shared Pyodide host (web/js/engine/host.js) and asks the engine's judge for the verdict on a daily record.
+// shared Pyodide host (web/common/host.js) and asks the engine's judge for the verdict on a daily record.
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import v8 from "node:v8";
-import { loadEngineFromWheel, restoreEngine } from "../../../web/js/engine/host.js";
+import { loadEngineFromWheel, restoreEngine } from "../../../web/common/host.js";
 
 /** The snapshot fingerprint format this loader reads (contract D: build/function/engine.snapshot.json). */
 export const SNAPSHOT_FORMAT = 1;

@@ -1,7 +1,7 @@
-// The name rules (web/js/scores/names.js) and the server's look-alike keys (lookalike.mjs).
+// The name rules (web/common/names.js) and the server's look-alike keys (lookalike.mjs).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { checkName, MARKS_MAX, NAME_MAX, normalizeName } from "../../../web/js/scores/names.js";
+import { checkName, MARKS_MAX, NAME_MAX, normalizeName } from "../../../web/common/names.js";
 import { lookalikeDigest, lookalikeKey } from "./lookalike.mjs";
 
 const refusedFor = (raw) => {

@@ -1,6 +1,6 @@
-// The score submission envelope: body reading, field checks, the name rules (web/js/scores/names.js), the UTC
+// The score submission envelope: body reading, field checks, the name rules (web/common/names.js), the UTC
 // date window.
-import { checkName } from "../../../web/js/scores/names.js";
+import { checkName } from "../../../web/common/names.js";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 export const FIELDS = ["id", "name", "date", "score", "replay"];

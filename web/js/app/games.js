@@ -2,9 +2,9 @@
 // keeps the one on the table saved after every change so a reload brings it back, pauses and resumes it, lets the
 // player give it up, and ends each: records it, shows its result and tells the app ("game-finished").
 
+import { randomSeed, todayUtc } from "../base/deals.js";
+import { formatDate, t } from "../base/i18n.js";
 import { createGame } from "../table/game.js";
-import { randomSeed, todayUtc } from "./deals.js";
-import { formatDate, t } from "./i18n.js";
 
 // The guided first game: practice against the slowest computer players, with the lenient rule.
 const GUIDED = Object.freeze({ speed: "slow", lenient: true });

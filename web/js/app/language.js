@@ -1,7 +1,7 @@
 // The page's language: picked at start (address, stored choice, browser), switched from the picker and remembered;
 // each switch translates the page and tells the app ("language"), so every part redraws its own texts.
 
-import { chooseLanguage, currentLanguage, loadLanguage, requestedLanguage, translatePage } from "./i18n.js";
+import { chooseLanguage, currentLanguage, loadLanguage, requestedLanguage, translatePage } from "../base/i18n.js";
 
 /** picker: the menu's language <select>. */
 export function createLanguage({ events, storage, picker }) {

@@ -1,6 +1,11 @@
 // The page's entry module: makes each part, joins them through the app's events, loads the engine (whose load
 // engine/start.js began with the page) and opens the menu.
 
+import { parseSeed } from "../base/deals.js";
+import { createAppEvents } from "../base/events.js";
+import { currentLanguage, missingKeys } from "../base/i18n.js";
+import { setRuleNumbers } from "../base/rule-numbers.js";
+import { createStorage } from "../base/storage.js";
 import { loadEngine } from "../engine/loader.js";
 import { startOffline } from "../offline/service-worker.js";
 import { createUpdateBanner } from "../offline/update-banner.js";
@@ -16,15 +21,10 @@ import { createAnnouncer } from "../table/announcer.js";
 import { createCoach } from "../table/coach.js";
 import { createInput } from "../table/input.js";
 import { createSound } from "../table/sound.js";
-import { parseSeed } from "./deals.js";
-import { createAppEvents } from "./events.js";
 import { createGames } from "./games.js";
-import { currentLanguage, missingKeys } from "./i18n.js";
 import { createLanguage } from "./language.js";
 import { startPausing } from "./pause.js";
 import { createPlayFlow } from "./play-flow.js";
-import { setRuleNumbers } from "./rule-numbers.js";
-import { createStorage } from "./storage.js";
 import { exposeToTools } from "./tools.js";
 
 const $ = (id) => document.getElementById(id);

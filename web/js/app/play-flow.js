@@ -1,7 +1,7 @@
 // What the player's choices do to the game on the table: resume it, give it up, or leave it for another. Nothing
 // running is ever lost without a question: giving up or leaving asks first, and a scored daily ends only then.
 
-import { t } from "./i18n.js";
+import { t } from "../base/i18n.js";
 
 /** The question before giving up or leaving `running` ({scored, ...}); `leaving`: for another game. */
 function question(running, leaving) {

@@ -3,7 +3,7 @@
 // sha256, pyodide_version, engine_version); the loader uses it only when it matches this runtime and this build,
 // and falls back to micropip on any failure.
 
-import { createStorage } from "../app/storage.js";
+import { createStorage } from "../base/storage.js";
 import { pageUrl } from "./downloads.js";
 
 const storage = createStorage();

@@ -3,9 +3,9 @@
 // steps themselves are the shared host's (host.js); the Python they run is the bridge's (after_restore,
 // after_install).
 
-import { createStorage } from "../app/storage.js";
+import { installWithMicropip, restoreEngine } from "../../common/host.js";
+import { createStorage } from "../base/storage.js";
 import { fetchBytes, fetchJson, LoadError, pageUrl, snapshotBytes } from "./downloads.js";
-import { installWithMicropip, restoreEngine } from "./host.js";
 import { chooseSnapshot, fetchSnapshotForNextVisit } from "./load-path.js";
 import { PATH_SHARES, PHASES, progressReporter, watchRuntimeFiles } from "./progress.js";
 

@@ -1,7 +1,7 @@
 // Offline play: registers the service worker once the engine has loaded, checks for new versions at the pauses
 // in play, and passes on what the worker says (a new version waiting, daily scores it sent in the background).
 
-import { FLUSHED_MESSAGE } from "../scores/outbox.js";
+import { FLUSHED_MESSAGE } from "../../common/outbox.js";
 
 const WORKER_URL = "./sw.js";
 const UPDATE_CHECK_MS = 30 * 60 * 1000;

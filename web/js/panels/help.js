@@ -1,7 +1,7 @@
 // Fills the how-to-play and about dialogs from the catalog and opens them as modal dialogs (focus in, focus back).
 
-import { t } from "../app/i18n.js";
-import { ruleNumbers } from "../app/rule-numbers.js";
+import { t } from "../base/i18n.js";
+import { ruleNumbers } from "../base/rule-numbers.js";
 import { onBackdropClick } from "./dialog.js";
 
 const range = (prefix, count) => Array.from({ length: count }, (_, i) => `${prefix}.${i + 1}`);

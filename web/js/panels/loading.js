@@ -1,6 +1,6 @@
 // The loading panel: the phases this load goes through, its progress bar, and a clear message if it fails.
 
-import { t } from "../app/i18n.js";
+import { t } from "../base/i18n.js";
 import { LoadError, PHASES } from "../engine/loader.js";
 
 export function createLoadingPanel() {

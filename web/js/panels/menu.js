@@ -2,8 +2,8 @@
 // how-to and a guided first game; it offers the daily or practice (CPU speed, deal number), sound, the player's
 // history and the time to the next daily. It says what to start, never how.
 
-import { msToNextDaily, parseSeed, todayUtc } from "../app/deals.js";
-import { formatCountdown, formatNumber, t } from "../app/i18n.js";
+import { msToNextDaily, parseSeed, todayUtc } from "../base/deals.js";
+import { formatCountdown, formatNumber, t } from "../base/i18n.js";
 
 const TICK_MS = 1000;
 

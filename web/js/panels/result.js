@@ -2,10 +2,10 @@
 // your game in figures (cards and piles won, burns, slap-backs, your reactions), and after the daily a way to
 // share it and the time to the next one.
 
-import { msToNextDaily } from "../app/deals.js";
-import { formatCountdown, formatMinus, formatNumber, t } from "../app/i18n.js";
-import { share, shareText } from "../app/share.js";
+import { msToNextDaily } from "../base/deals.js";
+import { formatCountdown, formatMinus, formatNumber, t } from "../base/i18n.js";
 import { resultTitle } from "../table/words.js";
+import { share, shareText } from "./share.js";
 
 const TICK_MS = 1000;
 

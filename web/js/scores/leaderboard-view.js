@@ -1,7 +1,7 @@
 // Draws the leaderboard panel: the name field, the submission status, the day tabs, the board table (names as
 // text only) and the note when the board shown is not a fresh one.
 
-import { currentLanguage, formatDateTime, formatDayMonth, formatNumber, t } from "../app/i18n.js";
+import { currentLanguage, formatDateTime, formatDayMonth, formatNumber, t } from "../base/i18n.js";
 
 export const TOP = 50;
 

@@ -4,12 +4,12 @@
 // Each daily result gets one submission id, made here and stored with it: every retry sends the same id,
 // so the server keeps one entry per game whatever happens to the network.
 
-import { previousDay, todayUtc } from "../app/deals.js";
-import { formatDate, t } from "../app/i18n.js";
+import { checkName } from "../../common/names.js";
+import { answerFor, ENDPOINT, enqueue, flush, pending, SYNC_TAG } from "../../common/outbox.js";
+import { previousDay, todayUtc } from "../base/deals.js";
+import { formatDate, t } from "../base/i18n.js";
 import { fetchBoard } from "./board-api.js";
 import { createLeaderboardView } from "./leaderboard-view.js";
-import { checkName } from "./names.js";
-import { answerFor, ENDPOINT, enqueue, flush, pending, SYNC_TAG } from "./outbox.js";
 
 const RETRY_MS = [5_000, 15_000, 30_000, 60_000];
 const REFRESH_MS = 5_000;

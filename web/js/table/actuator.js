@@ -1,6 +1,6 @@
 // Draws the engine's view inside requestAnimationFrame and turns its events into brief, non-blocking feedback.
 
-import { formatClock, formatNumber, t } from "../app/i18n.js";
+import { formatClock, formatNumber, t } from "../base/i18n.js";
 import { createMessageLine } from "./message-line.js";
 import { cardName, parseCard, rankLabel, saidOf, seatName, yourWonSlap, yourWrongSlap } from "./words.js";
 

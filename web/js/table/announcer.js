@@ -1,7 +1,7 @@
 // Says what matters to screen readers through one polite live region, at most once per ~800 ms, newest important first.
 
-import { pageClock } from "../app/clock.js";
-import { t } from "../app/i18n.js";
+import { pageClock } from "../base/clock.js";
+import { t } from "../base/i18n.js";
 import { cardName, resultTitle, saidOf, seatName, yourWonSlap, yourWrongSlap } from "./words.js";
 
 export const GAP_MS = 800;

@@ -1,7 +1,7 @@
 // Coaches the guided first game: the first time something happens at the table, one line says what it means.
 // It reads only the engine's events and view (which patterns count is the engine's to say, never this file's).
 
-import { t } from "../app/i18n.js";
+import { t } from "../base/i18n.js";
 import { cardName, seatName } from "./words.js";
 
 const FLIPS_TO_TEACH = 2; // "your turn: flip" is said until you have flipped this many times

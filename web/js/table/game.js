@@ -1,7 +1,7 @@
 // Drives one game session: starts or restores it through the bridge, sends timed flips, slaps and a resignation,
 // wakes the engine in a rAF loop, and stops its clock while the game is paused.
 
-import { pageClock } from "../app/clock.js";
+import { pageClock } from "../base/clock.js";
 
 /**
  * Game time: whole ms since the deal on `clock`'s timeline, not counting the time spent paused, never going back

@@ -1,6 +1,6 @@
 // Turns keys and taps into named intents ("flip", "slap", "menu") carrying the event's own time.
 
-import { pageClock } from "../app/clock.js";
+import { pageClock } from "../base/clock.js";
 
 const TYPING_TARGETS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
 

@@ -1,8 +1,8 @@
 // The words for what lies on the table: cards, seats, why a slap was wrong and how a game ended, in the page's
 // language.
 
-import { t } from "../app/i18n.js";
-import { ruleNumbers } from "../app/rule-numbers.js";
+import { t } from "../base/i18n.js";
+import { ruleNumbers } from "../base/rule-numbers.js";
 
 /** "7H" -> {rank: "7", suit: "H"}. */
 export function parseCard(card) {

@@ -135,7 +135,7 @@ def pytest_arguments(args: list[str]) -> tuple[bool, list[str]]:
 
 
 def run_suite(root: Path, args: list[str], build) -> int:
-    """The test command; `build` builds dist/ (tools.build.build). Returns the exit code."""
+    """The test command; `build` builds dist/ (tools.builder.build). Returns the exit code."""
     engine_only, pytest_args = pytest_arguments(args)
     install_test_requirements(root)
     failures = run_linters(root, python_lint_commands())

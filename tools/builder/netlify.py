@@ -1,6 +1,6 @@
 """Netlify's own build of this project, as the deploy would run it: `netlify build --offline` (netlify-cli,
 pinned in package.json) runs netlify.toml's build command into dist/ and bundles the scores function into
-.netlify/functions/. Run as `python -m tools.build.netlify` it prints the bundle's sizes."""
+.netlify/functions/. Run as `python -m tools.builder.netlify` it prints the bundle's sizes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Runs inside Pyodide (tools/build/stdlib.mjs --compile): turns the .py files of a standard-library zip into
+"""Runs inside Pyodide (tools/builder/stdlib.mjs --compile): turns the .py files of a standard-library zip into
 .pyc files for Pyodide's own Python, so that no page compiles them again at each start.
 
 Compiled as with -OO (no docstrings, no asserts) and without line tables (a traceback through the standard

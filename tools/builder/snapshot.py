@@ -1,4 +1,4 @@
-"""The snapshot steps: Pyodide memory snapshots of the engine (tools/build/snapshot.mjs). The page's is made
+"""The snapshot steps: Pyodide memory snapshots of the engine (tools/builder/snapshot.mjs). The page's is made
 with the page's trimmed standard library and published gzipped (dist/pyodide/engine-SHA.snapshot.gz,
 build-info's "snapshot"); the scores function's is made with Pyodide's own standard library (which the function
 loads) and published raw (build/function/engine.snapshot + engine.snapshot.json, outside dist/). A snapshot
@@ -17,8 +17,8 @@ from .stdlib import STDLIB_ZIP
 from .steps import forget_least_recent, pyodide_inputs
 from .toolchain import project_node, run_quiet
 
-MAKER = Path("tools") / "build" / "snapshot.mjs"
-HOST = Path("web") / "js" / "engine" / "host.js"
+MAKER = Path("tools") / "builder" / "snapshot.mjs"
+HOST = Path("web") / "common" / "host.js"
 SNAPSHOTS_KEPT = 4  # snapshots remembered in build/cache/snapshot, by input fingerprint
 FUNCTION_FOLDER = Path("build") / "function"
 FUNCTION_SNAPSHOT_FORMAT = 1  # engine.snapshot.json's "format": the function refuses any other

@@ -1,4 +1,4 @@
-"""Runs inside Pyodide (tools/build/stdlib.mjs): imports every standard-library module the engine's source names,
+"""Runs inside Pyodide (tools/builder/stdlib.mjs): imports every standard-library module the engine's source names,
 and lists the files of Pyodide's standard-library zip that the interpreter has imported so far."""
 
 from __future__ import annotations

@@ -11,7 +11,7 @@
 
 // A module worker (registered with type "module"): the score outbox's Background Sync handler is shared
 // with the page. build.py checks that every file imported here is in the build.
-import { handleSync } from "./js/scores/sync.js";
+import { handleSync } from "./sync.js";
 
 const PRECACHE = /* @precache */ { build_id: "dev", files: [] };
 const ON_USE = new Set(PRECACHE.on_use ?? []);

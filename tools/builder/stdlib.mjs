@@ -1,15 +1,15 @@
 // Which files of Pyodide's standard library the game needs, found by running it (build step "stdlib").
 //
-//   node tools/build/stdlib.mjs --pyodide DIR --micropip MICROPIP.whl --wheel ewar-X.whl [--stdlib ZIP]
-//   node tools/build/stdlib.mjs --pyodide DIR --compile SOURCE.zip --out COMPILED.zip
+//   node tools/builder/stdlib.mjs --pyodide DIR --micropip MICROPIP.whl --wheel ewar-X.whl [--stdlib ZIP]
+//   node tools/builder/stdlib.mjs --pyodide DIR --compile SOURCE.zip --out COMPILED.zip
 //
 // Loads Pyodide (with the standard-library zip given, else Pyodide's own), installs the engine with micropip as
 // the page's plain path does, imports every engine module and every standard-library module the engine's source
-// names (tools/build/stdlib_probe.py), plays a practice game and a daily one through the bridge as the page does,
+// names (tools/builder/stdlib_probe.py), plays a practice game and a daily one through the bridge as the page does,
 // verifies and judges their replays, resumes one, and runs what a restored snapshot runs (after_restore). Then
 // prints one JSON line: {entries: [zip entries imported], imported: [modules the engine names]}.
 // With a trimmed zip (--stdlib), a module it lacks fails the run: the build refuses that zip.
-// --compile: writes the zip with its .py files compiled by Pyodide's own Python (tools/build/stdlib_compile.py),
+// --compile: writes the zip with its .py files compiled by Pyodide's own Python (tools/builder/stdlib_compile.py),
 // with a fixed hash seed (frozenset constants are marshalled in hash order); prints {compiled: N}.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -17,7 +17,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const HOST = path.resolve(HERE, "../../web/js/engine/host.js");
+const HOST = path.resolve(HERE, "../../web/common/host.js");
 const PROBE = path.join(HERE, "stdlib_probe.py");
 const COMPILER = path.join(HERE, "stdlib_compile.py");
 const DAILY_DATE = "2026-11-30";

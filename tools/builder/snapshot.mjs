@@ -1,7 +1,7 @@
 // The one snapshot maker (build step "snapshot"): a Pyodide memory snapshot with the engine imported, made through
-// the shared host (web/js/engine/host.js), for the page (gzipped) and for the scores function (raw).
+// the shared host (web/common/host.js), for the page (gzipped) and for the scores function (raw).
 //
-//   node tools/build/snapshot.mjs --pyodide DIR --wheel ewar-X.whl --out FOLDER [--stdlib ZIP]
+//   node tools/builder/snapshot.mjs --pyodide DIR --wheel ewar-X.whl --out FOLDER [--stdlib ZIP]
 //
 // --stdlib: the standard-library zip the snapshot will be restored with (the page's trimmed one), else Pyodide's
 // own. A snapshot holds the zip importer's index of that zip, so it must be restored with the same file.
@@ -29,7 +29,7 @@ import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const HOST = path.resolve(HERE, "../../web/js/engine/host.js");
+const HOST = path.resolve(HERE, "../../web/common/host.js");
 const DEFAULT_HEAP = 30 * 2 ** 20;
 const BUILD_EPOCH_MS = 315619200000; // 1980-01-02T00:00:00Z, the engine wheel's zip time too
 const ENTROPY_SEED = "ewar engine snapshot";

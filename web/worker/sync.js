@@ -1,9 +1,9 @@
 // Background Sync for daily scores: the service worker's "sync" event sends the queued submissions
-// (sw/worker.js, a module worker: self.addEventListener("sync", handleSync)).
+// (web/worker/worker.js, a module worker: self.addEventListener("sync", handleSync)).
 
 /* eslint-env serviceworker */
 
-import { FLUSHED_MESSAGE, flush, SYNC_TAG } from "./outbox.js";
+import { FLUSHED_MESSAGE, flush, SYNC_TAG } from "../common/outbox.js";
 
 /** Tells the open pages that answers arrived, so they redraw their leaderboard. */
 async function tellPages(result) {

@@ -6,13 +6,14 @@ import hashlib
 import importlib.util
 import json
 import os
+import posixpath
 import re
 import shutil
 import sys
 import tempfile
 import tomllib
 import zipfile
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from .pipeline import BuildError, Context, Inputs, fingerprint
 from .toolchain import files_under, run_quiet
@@ -28,7 +29,7 @@ PYODIDE_FILES = (
     "python_stdlib.zip",
     "pyodide-lock.json",
 )
-# Pyodide's standard library: the stdlib step publishes it trimmed to what the game imports (tools/build/stdlib.py).
+# Pyodide's standard library: the stdlib step publishes it trimmed to what the game imports (tools/builder/stdlib.py).
 TRIMMED_BY_THE_BUILD = "python_stdlib.zip"
 # Zip timestamps of the engine wheel: fixed, so that the same sources give the same bytes.
 SOURCE_DATE_EPOCH = "315619200"  # 1980-01-02T00:00:00Z
@@ -232,6 +233,8 @@ def copy_web(ctx: Context) -> None:
         rel = path.relative_to(ctx.root / "web").as_posix()
         if rel == BUILD_INFO:
             raise BuildError(f"web/{BUILD_INFO} would be overwritten by the build")
+        if rel == WORKER_TEMPLATE:
+            continue  # the service_worker step writes it, filled in, as dist/sw.js
         ctx.put_file(rel, path)
 
 
@@ -282,16 +285,35 @@ def write_build_info(ctx: Context) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# service_worker: dist/sw.js, sw/worker.js with the precache list of this build
+# service_worker: dist/sw.js, web/worker/worker.js with the precache list of this build
 
 SERVICE_WORKER = "sw.js"
+WORKER_TEMPLATE = "worker/worker.js"  # under web/
 PRECACHE_MARK = '/* @precache */ { build_id: "dev", files: [] }'
 # Files in dist/ that the page never loads: the worker itself and Netlify's control files.
 NOT_PRECACHED = {SERVICE_WORKER, "_headers", "_redirects"}
 
 
 def worker_source(root: Path) -> Path:
-    return root / "sw" / "worker.js"
+    return root / "web" / WORKER_TEMPLATE
+
+
+# A static import of the worker: `import ... from "./x.js"` or `"../x.js"`, relative to web/worker/.
+WORKER_IMPORT = re.compile(r"^(import\b[^;]*?from\s+)([\"'])(\.{1,2}/[^\"']+)\2", re.MULTILINE)
+
+
+def rebase_worker_imports(ctx: Context, source: str, source_path: Path) -> str:
+    """The worker's imports, written relative to web/worker/, rewritten relative to dist/sw.js (the site's root,
+    its scope); each must name a file the build put in dist/."""
+    folder = PurePosixPath(WORKER_TEMPLATE).parent
+
+    def rebase(match: re.Match) -> str:
+        rel = posixpath.normpath((folder / match[3]).as_posix())
+        if rel.startswith("../") or rel not in ctx.outputs:
+            raise BuildError(f"{source_path} imports {match[3]}, which is not in dist/")
+        return f"{match[1]}{match[2]}./{rel}{match[2]}"
+
+    return WORKER_IMPORT.sub(rebase, source)
 
 
 def precache_list(ctx: Context) -> list[list]:
@@ -323,9 +345,7 @@ def write_service_worker(ctx: Context) -> None:
     source = source_path.read_text()
     if source.count(PRECACHE_MARK) != 1:
         raise BuildError(f"{source_path} must hold the line {PRECACHE_MARK!r} once")
-    for imported in re.findall(r"^import\b[^;]*?from\s+[\"']\./([^\"']+)[\"']", source, re.MULTILINE):
-        if imported not in ctx.outputs:
-            raise BuildError(f"{source_path} imports ./{imported}, which is not in dist/")
+    source = rebase_worker_imports(ctx, source, source_path)
     manifest = precache_manifest(ctx)
     listed = json.dumps(manifest, separators=(",", ":")).replace("],[", "],\n  [")
     ctx.put_bytes(SERVICE_WORKER, source.replace(PRECACHE_MARK, listed).encode())

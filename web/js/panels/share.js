@@ -2,7 +2,7 @@
 // slaps, a one-line picture of the game and the page's address), sent through the system's share sheet where
 // there is one, else copied to the clipboard.
 
-import { formatClock, formatDate, formatNumber, t } from "./i18n.js";
+import { formatClock, formatDate, formatNumber, t } from "../base/i18n.js";
 
 const PICTURE_CELLS = 10;
 

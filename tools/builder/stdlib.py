@@ -1,6 +1,6 @@
 """The stdlib step: dist/pyodide/python_stdlib.zip trimmed to the files the game imports and compiled to .pyc
-(loadPyodide reads it from indexURL as it would Pyodide's own). tools/build/stdlib.mjs finds the files by running
-the game in Pyodide with the whole zip, compiles them with Pyodide's own Python (tools/build/stdlib_compile.py),
+(loadPyodide reads it from indexURL as it would Pyodide's own). tools/builder/stdlib.mjs finds the files by running
+the game in Pyodide with the whole zip, compiles them with Pyodide's own Python (tools/builder/stdlib_compile.py),
 then runs the game again with the result: a module missing there fails the build."""
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from .steps import forget_least_recent, pyodide_dir
 from .toolchain import project_node, run_quiet
 
 STDLIB_ZIP = "python_stdlib.zip"
-FINDER = Path("tools") / "build" / "stdlib.mjs"
-PROBE = Path("tools") / "build" / "stdlib_probe.py"
-COMPILER = Path("tools") / "build" / "stdlib_compile.py"
-HOST = Path("web") / "js" / "engine" / "host.js"
+FINDER = Path("tools") / "builder" / "stdlib.mjs"
+PROBE = Path("tools") / "builder" / "stdlib_probe.py"
+COMPILER = Path("tools") / "builder" / "stdlib_compile.py"
+HOST = Path("web") / "common" / "host.js"
 TRIMMED_KEPT = 3  # trimmed zips remembered in build/cache/stdlib, by input fingerprint
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed entry times: the same inputs give the same bytes
 

@@ -1,6 +1,6 @@
 """Egyptian War's build: the pipeline that fills dist/, the dev server wrapper and the test command.
 
-    from tools.build import build, DevServer
+    from tools.builder import build, DevServer
     result = build()                      # dist/ of this checkout; result.info is build-info.json
     with DevServer(result.dist) as url:   # the dev server over it, on a free port
         ...
