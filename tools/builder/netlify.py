@@ -47,7 +47,9 @@ def netlify_build(root: Path = ROOT) -> dict[str, FunctionBundle]:
         zip_path = Path(entry["path"])
         with zipfile.ZipFile(zip_path) as archive:
             unzipped = sum(info.file_size for info in archive.infolist())
-        bundles[entry["name"]] = FunctionBundle(entry["name"], entry, zip_path, zip_path.stat().st_size, unzipped)
+        bundles[entry["name"]] = FunctionBundle(
+            entry["name"], entry, zip_path, zip_path.stat().st_size, unzipped
+        )
     return bundles
 
 

@@ -119,7 +119,9 @@ class Context:
         if rel.startswith(("/", "../")) or "/../" in rel:
             raise BuildError(f"step {self.step}: output path {rel!r} leaves dist/")
         if rel in self.owner and self.owner[rel] != self.step:
-            raise BuildError(f"step {self.step} writes {rel}, which step {self.owner[rel]} already wrote")
+            raise BuildError(
+                f"step {self.step} writes {rel}, which step {self.owner[rel]} already wrote"
+            )
         self.owner[rel] = self.step
         self.outputs[rel] = digest
         return self.dist / rel
@@ -234,7 +236,9 @@ def load_state(path: Path) -> dict:
 
 
 def save_state(path: Path, state: dict) -> None:
-    replace_file(path, lambda partial: partial.write_text(json.dumps(state, indent=1, sort_keys=True)))
+    replace_file(
+        path, lambda partial: partial.write_text(json.dumps(state, indent=1, sort_keys=True))
+    )
 
 
 def check_dist_folder(root: Path, dist: Path) -> None:

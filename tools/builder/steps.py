@@ -68,7 +68,9 @@ def ensure_node_modules(ctx: Context) -> None:
         return
     npm = shutil.which("npm")
     if not npm:
-        raise BuildError("npm not found: install Node.js (any version with npm; the project pins Node 22)")
+        raise BuildError(
+            "npm not found: install Node.js (any version with npm; the project pins Node 22)"
+        )
     ctx.log("  running npm ci (node_modules does not match package-lock.json)")
     run_quiet([npm, "ci", "--no-audit", "--no-fund"], "npm ci", cwd=ctx.root)
     ctx.state["npm_lock"] = key
@@ -215,7 +217,9 @@ def fetch_micropip(ctx: Context) -> None:
         download_micropip(ctx, entry["version"], python, kept)
     wheel = sorted(kept.glob("*.whl"))[0]
     if wheel.name != entry["file_name"]:
-        raise BuildError(f"PyPI's micropip wheel {wheel.name} is not {entry['file_name']}, as pyodide-lock.json says")
+        raise BuildError(
+            f"PyPI's micropip wheel {wheel.name} is not {entry['file_name']}, as pyodide-lock.json says"
+        )
     ctx.put_file(f"pyodide/{wheel.name}", wheel)
     ctx.info["micropip_wheel"] = f"pyodide/{wheel.name}"
 
@@ -263,7 +267,13 @@ def draw_icons(ctx: Context) -> None:
 # ---------------------------------------------------------------------------------------------
 # build_info: what the page reads first
 
-INFO_ORDER = ("engine_wheel", "micropip_wheel", "pyodide_version", "engine_version", "runtime_files")
+INFO_ORDER = (
+    "engine_wheel",
+    "micropip_wheel",
+    "pyodide_version",
+    "engine_version",
+    "runtime_files",
+)
 
 
 def content_hash(outputs: dict[str, str]) -> str:
@@ -333,7 +343,11 @@ def cached_on_use(ctx: Context) -> list[str]:
 
 
 def precache_manifest(ctx: Context) -> dict:
-    return {"build_id": ctx.info["build_id"], "files": precache_list(ctx), "on_use": cached_on_use(ctx)}
+    return {
+        "build_id": ctx.info["build_id"],
+        "files": precache_list(ctx),
+        "on_use": cached_on_use(ctx),
+    }
 
 
 def service_worker_inputs(ctx: Context) -> Inputs:
@@ -349,4 +363,3 @@ def write_service_worker(ctx: Context) -> None:
     manifest = precache_manifest(ctx)
     listed = json.dumps(manifest, separators=(",", ":")).replace("],[", "],\n  [")
     ctx.put_bytes(SERVICE_WORKER, source.replace(PRECACHE_MARK, listed).encode())
-

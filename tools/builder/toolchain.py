@@ -27,7 +27,9 @@ def project_node(root: Path) -> Path:
     """The project's own Node 22 (package.json pins node@22 from npm; the system's may be older)."""
     node = root / "node_modules" / ".bin" / "node"
     if not node.is_file():
-        raise BuildError(f"{node} is missing: run `python build.py build` (npm ci installs Node 22)")
+        raise BuildError(
+            f"{node} is missing: run `python build.py build` (npm ci installs Node 22)"
+        )
     return node
 
 
