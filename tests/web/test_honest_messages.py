@@ -203,15 +203,3 @@ def test_board_rows_say_won_or_lost_and_tabs_show_their_dates(shared_page) -> No
     assert json.dumps(page.evaluate("window.ewar.missingKeys()")) == "[]"
     switch_language(page, "en")
     page.context.unroute(BOARD_API)
-
-
-def test_retry_after_is_read_as_seconds_or_as_a_date(shared_page) -> None:
-    waits = shared_page.evaluate(
-        """async () => {
-          const { retryAfterMs } = await import("./common/outbox.js");
-          const now = Date.parse("2026-12-01T10:00:00Z");
-          return ["2", "120", "Tue, 01 Dec 2026 10:01:30 GMT", "Tue, 01 Dec 2026 09:00:00 GMT", "soon", "", null]
-            .map((header) => retryAfterMs(header, now));
-        }"""
-    )
-    assert waits == [2_000, 120_000, 90_000, 0, None, None, None]

@@ -7,6 +7,8 @@
 //                      later flush, and a Retry-After is honoured: the entry is not sent again before then
 // answerFor(id)        {id, status, ok, body, answeredAt} of a submission the server answered, or null
 
+import { isDecided, waitAfter } from "./retry-policy.js";
+
 export const SYNC_TAG = "ewar-scores";
 export const ENDPOINT = "/api/scores";
 /** What the service worker posts to its pages after sending queued scores. */
@@ -19,8 +21,6 @@ const ANSWERS = "answers";
 const FIELDS = ["id", "name", "date", "score", "replay"];
 const KEEP_ANSWERS_MS = 3 * 86_400_000;
 const LOCK_NAME = "ewar-scores-flush";
-// A 429 without Retry-After: the platform's rate-limit window (docs/scores.md) has passed by then.
-const RATE_LIMITED_WAIT_MS = 60_000;
 
 let opening = null;
 let lastFlush = Promise.resolve();
@@ -155,22 +155,6 @@ async function readAnswerBody(response) {
   }
 }
 
-/** A Retry-After header (seconds, or an HTTP date) as ms from now; null when absent or unreadable. */
-export function retryAfterMs(header, now = Date.now()) {
-  const text = String(header ?? "").trim();
-  if (!text) return null;
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
-}
-
-/** How long to wait before sending again after a "not now" answer: its Retry-After, else per status. */
-function waitAfter(response) {
-  const said = retryAfterMs(response.headers?.get?.("Retry-After"));
-  if (said !== null) return said;
-  return response.status === 429 ? RATE_LIMITED_WAIT_MS : 0;
-}
-
 /**
  * One POST: "settled" (the server decided: 2xx or a 4xx other than 429), "retry" (429 or 5xx: not now, with
  * the time to wait) or "offline" (no answer at all).
@@ -189,8 +173,8 @@ async function send(store, submission, fetchImpl, endpoint) {
     return { outcome: "offline", id: submission.id };
   }
   const { status } = response;
-  if (status === 429 || status >= 500 || status < 200 || (status >= 300 && status < 400)) {
-    const wait = waitAfter(response);
+  if (!isDecided(status)) {
+    const wait = waitAfter(status, response.headers?.get?.("Retry-After"));
     if (wait > 0) await store.put(OUTBOX, { ...submission, notBefore: Date.now() + wait });
     return { outcome: "retry", id: submission.id, status: response.status, waitMs: wait };
   }

@@ -6,12 +6,12 @@
 
 import { checkName } from "../../common/names.js";
 import { answerFor, ENDPOINT, enqueue, flush, pending, SYNC_TAG } from "../../common/outbox.js";
+import { retryDelay } from "../../common/retry-policy.js";
 import { previousDay, todayUtc } from "../base/deals.js";
 import { formatDate, t } from "../base/i18n.js";
 import { fetchBoard } from "./board-api.js";
 import { createLeaderboardView } from "./leaderboard-view.js";
 
-const RETRY_MS = [5_000, 15_000, 30_000, 60_000];
 const REFRESH_MS = 5_000;
 const REASONS = new Set([
   "invalid_name",
@@ -135,9 +135,7 @@ export function createLeaderboard({ panel, storage, events }) {
   function scheduleRetry(retryAt = null) {
     clearTimeout(retryTimer);
     if (navigator.onLine === false) return; // the "online" event sends
-    const backoff = RETRY_MS[Math.min(retryIndex, RETRY_MS.length - 1)];
-    const asked = retryAt === null ? 0 : retryAt - Date.now();
-    retryTimer = setTimeout(sendNow, Math.max(backoff, asked));
+    retryTimer = setTimeout(sendNow, retryDelay(retryIndex, retryAt));
     retryIndex += 1;
   }
 
