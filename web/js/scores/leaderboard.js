@@ -11,18 +11,9 @@ import { previousDay, todayUtc } from "../base/deals.js";
 import { formatDate, t } from "../base/i18n.js";
 import { fetchBoard } from "./board-api.js";
 import { createLeaderboardView } from "./leaderboard-view.js";
+import { awaitsName, draftRecord, recordAfter, statusOf, submissionOf } from "./records.js";
 
 const REFRESH_MS = 5_000;
-const REASONS = new Set([
-  "invalid_name",
-  "name_taken",
-  "id_conflict",
-  "duplicate_record",
-  "date_out_of_window",
-  "implausible_play",
-]);
-// Refusals of the name alone: the score waits for another name, and goes with the same id.
-const NAME_REFUSALS = new Set(["invalid_name", "name_taken"]);
 
 /** The name as it is stored and shown, or null when the board's rule (names.js, the server's too) refuses it. */
 function acceptedName(text) {
@@ -38,8 +29,6 @@ export function newSubmissionId() {
     .replace(/\//g, "_")
     .replace(/=+$/, "");
 }
-
-const submissionOf = (rec) => ({ id: rec.id, name: rec.name, date: rec.date, score: rec.score, replay: rec.replay });
 
 async function requestBackgroundSync() {
   try {
@@ -73,8 +62,7 @@ export function createLeaderboard({ panel, storage, events }) {
   };
   const nickname = () => storage.settings().nickname ?? "";
 
-  // ---- Records: one per daily date, {date, id, score, won, duration_ms, wrong_slaps, replay, state, ...};
-  // state: "draft" (no name yet), "queued" (in the outbox), "sent" (2xx), "refused" (4xx, with error).
+  // ---- Records: one per daily date (records.js: draft -> queued -> sent or refused)
 
   const records = () => storage.scoreRecords(dates());
   const recordFor = (date) => records()[date] ?? null;
@@ -82,28 +70,7 @@ export function createLeaderboard({ panel, storage, events }) {
 
   /** The newest result waiting for a name: never sent, or refused for its name. */
   function awaitingName() {
-    const waits = (rec) =>
-      rec && (rec.state === "draft" || (rec.state === "refused" && NAME_REFUSALS.has(rec.error?.code)));
-    return dates().map(recordFor).find(waits) ?? null;
-  }
-
-  function settle(rec, answer) {
-    if (answer.ok) {
-      const body = answer.body ?? {};
-      Object.assign(rec, {
-        state: "sent",
-        name: body.name ?? rec.name,
-        rank: body.rank ?? null,
-        total: body.total ?? null,
-      });
-      delete rec.replay;
-    } else {
-      const body = answer.body ?? {};
-      Object.assign(rec, {
-        state: "refused",
-        error: { status: answer.status, code: body.error ?? "", message: body.message ?? "" },
-      });
-    }
+    return dates().map(recordFor).find(awaitsName) ?? null;
   }
 
   /** Brings the records up to date with the outbox and the answers (which the service worker may have got). */
@@ -113,8 +80,7 @@ export function createLeaderboard({ panel, storage, events }) {
       if (rec.state !== "queued" || waiting.has(rec.id)) continue;
       const answer = await answerFor(rec.id);
       if (answer && answer.answeredAt >= (rec.queuedAt ?? 0)) {
-        settle(rec, answer);
-        saveRecord(rec);
+        saveRecord(recordAfter(rec, { type: "answer", answer }));
       } else if (!answer && rec.replay) {
         await enqueue(submissionOf(rec)); // lost from the outbox (cleared storage, a crash): same id again
       }
@@ -123,8 +89,8 @@ export function createLeaderboard({ panel, storage, events }) {
 
   // ---- Sending
 
-  async function queue(rec, name) {
-    Object.assign(rec, { name, state: "queued", queuedAt: Date.now(), error: null });
+  async function queue(draft, name) {
+    const rec = recordAfter(draft, { type: "queue", name, at: Date.now() });
     saveRecord(rec);
     await enqueue(submissionOf(rec));
     requestBackgroundSync();
@@ -224,48 +190,25 @@ export function createLeaderboard({ panel, storage, events }) {
 
   // ---- Drawing
 
-  function reasonOf(error) {
-    const code = error?.code ?? "";
-    if (REASONS.has(code)) return t(`leaderboard.reason.${code}`);
-    // Every other 422 is the score judge's refusal (ewar/judge.py's codes, not listed again here).
-    if (error?.status === 422) return t("leaderboard.reason.unverified", { code });
-    return t("leaderboard.reason.other", { message: error?.message || `HTTP ${error?.status ?? "?"}` });
+  /** A status from records.js in the page's words. */
+  function say({ key, params }) {
+    if (!key) return "";
+    const reason = params.reason ? t(params.reason.key, params.reason.params) : undefined;
+    return t(key, reason === undefined ? params : { ...params, reason });
   }
 
-  function sentStatus(rec, you) {
-    const rank = you?.rank ?? rec.rank;
-    const total = (shown.date === rec.date ? shown.board?.total : null) ?? rec.total;
-    return rank && total !== null && total !== undefined
-      ? [t("leaderboard.status.sent", { score: rec.score, rank, total }), "sent"]
-      : [t("leaderboard.status.sentNoRank", { score: rec.score }), "sent"];
-  }
-
-  function statusOf(date, rec) {
-    const you = shown.date === date ? (shown.board?.you ?? null) : null;
-    if (!rec) {
-      const waiting = awaitingName();
-      if (waiting) return [t("leaderboard.status.draft", { score: waiting.score }), "draft"];
-      if (date === dates()[0] && !storage.dailyRecord(date)) return [t("leaderboard.status.play"), ""];
-      return ["", ""];
-    }
-    const score = rec.score;
-    switch (rec.state) {
-      case "draft":
-        return [t("leaderboard.status.draft", { score }), "draft"];
-      case "queued":
-        if (you) return sentStatus(rec, you);
-        if (sending && navigator.onLine !== false) return [t("leaderboard.status.sending", { score }), "sending"];
-        if (navigator.onLine !== false && lastFlush && !lastFlush.offline) {
-          return [t("leaderboard.status.retrying", { score }), "queued"];
-        }
-        return [t("leaderboard.status.queued", { score }), "queued"];
-      case "sent":
-        return sentStatus(rec, you);
-      case "refused":
-        return [t("leaderboard.status.refused", { reason: reasonOf(rec.error) }), "refused"];
-      default:
-        return ["", ""];
-    }
+  function statusFor(date, rec) {
+    const sameDay = shown.date === date;
+    return statusOf({
+      rec,
+      waiting: awaitingName(),
+      canPlay: date === dates()[0] && !storage.dailyRecord(date),
+      you: sameDay ? (shown.board?.you ?? null) : null,
+      total: sameDay ? (shown.board?.total ?? null) : null,
+      sending,
+      online: navigator.onLine !== false,
+      lastFlush,
+    });
   }
 
   function render() {
@@ -274,8 +217,8 @@ export function createLeaderboard({ panel, storage, events }) {
     view.drawTabs(dates());
     view.selectTab(day);
     view.setSubmit({ mode: awaitingName() ? "send" : "save", busy: sending && rec?.state === "queued" });
-    const [text, state] = statusOf(date, rec);
-    view.setStatus(notice ?? text, notice ? "saved" : state);
+    const status = statusFor(date, rec);
+    view.setStatus(notice ?? say(status), notice ? "saved" : status.state);
     const sameDay = shown.date === date;
     const queued = rec?.state === "queued" ? rec : null;
     let note = "";
@@ -314,17 +257,7 @@ export function createLeaderboard({ panel, storage, events }) {
     const date = final.date;
     let rec = recordFor(date);
     if (!rec) {
-      rec = {
-        date,
-        id: newSubmissionId(),
-        score: final.result.score,
-        won: final.result.won,
-        duration_ms: final.result.duration_ms,
-        wrong_slaps: final.wrong_slaps,
-        replay: JSON.parse(replay),
-        state: "draft",
-        finishedAt: Date.now(),
-      };
+      rec = draftRecord({ date, id: newSubmissionId(), view: final, replay: JSON.parse(replay), now: Date.now() });
       saveRecord(rec);
     }
     day = Math.max(0, dates().indexOf(date));

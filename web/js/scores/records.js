@@ -1,0 +1,128 @@
+// A daily result's score record on the page, as a state machine with no I/O: "draft" (no name yet) -> "queued"
+// (in the outbox) -> "sent" (the server kept it) or "refused" (with the server's error); a result refused for
+// its name alone waits for another name and goes again with the same id. The leaderboard stores the records
+// and draws what statusOf() says.
+
+// Refusals of the name alone: the score waits for another name, and goes with the same id.
+export const NAME_REFUSALS = new Set(["invalid_name", "name_taken"]);
+// The refusals the panel words itself; every other 422 is the score judge's (ewar/judge.py's codes).
+const REASONS = new Set([
+  "invalid_name",
+  "name_taken",
+  "id_conflict",
+  "duplicate_record",
+  "date_out_of_window",
+  "implausible_play",
+]);
+
+/** The record of a scored daily that has just ended: a draft, until a name is known. */
+export function draftRecord({ date, id, view, replay, now }) {
+  return {
+    date,
+    id,
+    score: view.result.score,
+    won: view.result.won,
+    duration_ms: view.result.duration_ms,
+    wrong_slaps: view.wrong_slaps,
+    replay,
+    state: "draft",
+    finishedAt: now,
+  };
+}
+
+/** Whether the record waits for a name: never sent, or refused for its name. */
+export function awaitsName(rec) {
+  return Boolean(rec && (rec.state === "draft" || (rec.state === "refused" && NAME_REFUSALS.has(rec.error?.code))));
+}
+
+/** What goes into the outbox for a record. */
+export function submissionOf(rec) {
+  return { id: rec.id, name: rec.name, date: rec.date, score: rec.score, replay: rec.replay };
+}
+
+/**
+ * The record after an event: {type: "queue", name, at} sends it under a name (from a draft, or again after a
+ * refusal); {type: "answer", answer} settles a queued one with the outbox's answer ({ok, status, body}). Any
+ * other step throws: a sent score is never sent again, and only a queued one has an answer to wait for.
+ */
+export function recordAfter(rec, event) {
+  if (event.type === "queue") {
+    if (rec.state !== "draft" && rec.state !== "refused") throw new Error(`a ${rec.state} score is not sent again`);
+    return { ...rec, name: event.name, state: "queued", queuedAt: event.at, error: null };
+  }
+  if (event.type === "answer") {
+    if (rec.state !== "queued") throw new Error(`a ${rec.state} score has no answer to wait for`);
+    const body = event.answer.body ?? {};
+    if (event.answer.ok) {
+      const { replay: _sent, ...kept } = rec;
+      return {
+        ...kept,
+        state: "sent",
+        name: body.name ?? rec.name,
+        rank: body.rank ?? null,
+        total: body.total ?? null,
+      };
+    }
+    const error = { status: event.answer.status, code: body.error ?? "", message: body.message ?? "" };
+    return { ...rec, state: "refused", error };
+  }
+  throw new Error(`unknown score record event ${JSON.stringify(event?.type)}`);
+}
+
+/** Why the server refused a score, as an i18n key and its parameters. */
+export function reasonOf(error) {
+  const code = error?.code ?? "";
+  if (REASONS.has(code)) return { key: `leaderboard.reason.${code}`, params: {} };
+  if (error?.status === 422) return { key: "leaderboard.reason.unverified", params: { code } };
+  return { key: "leaderboard.reason.other", params: { message: error?.message || `HTTP ${error?.status ?? "?"}` } };
+}
+
+function sentStatus(rec, you, total) {
+  const rank = you?.rank ?? rec.rank;
+  const of = total ?? rec.total;
+  return rank && of !== null && of !== undefined
+    ? { key: "leaderboard.status.sent", params: { score: rec.score, rank, total: of }, state: "sent" }
+    : { key: "leaderboard.status.sentNoRank", params: { score: rec.score }, state: "sent" };
+}
+
+const NOTHING = { key: null, params: {}, state: "" };
+
+/**
+ * The status line for the day shown, as {key, params, state} (key null: no line). rec: that day's record or
+ * null; waiting: the record that waits for a name, if any; canPlay: today's daily is still to play; you, total:
+ * the board's entry for this player and its size, when the board shown is that day's; sending: a flush is under
+ * way; online: navigator.onLine; lastFlush: the last flush's result ({offline}), or null.
+ */
+export function statusOf({
+  rec,
+  waiting = null,
+  canPlay = false,
+  you = null,
+  total = null,
+  sending,
+  online,
+  lastFlush,
+}) {
+  if (!rec) {
+    if (waiting) return { key: "leaderboard.status.draft", params: { score: waiting.score }, state: "draft" };
+    return canPlay ? { key: "leaderboard.status.play", params: {}, state: "" } : NOTHING;
+  }
+  const score = rec.score;
+  switch (rec.state) {
+    case "draft":
+      return { key: "leaderboard.status.draft", params: { score }, state: "draft" };
+    case "queued":
+      if (you) return sentStatus(rec, you, total);
+      if (sending && online) return { key: "leaderboard.status.sending", params: { score }, state: "sending" };
+      if (online && lastFlush && !lastFlush.offline) {
+        return { key: "leaderboard.status.retrying", params: { score }, state: "queued" };
+      }
+      return { key: "leaderboard.status.queued", params: { score }, state: "queued" };
+    case "sent":
+      return sentStatus(rec, you, total);
+    case "refused":
+      return { key: "leaderboard.status.refused", params: { reason: reasonOf(rec.error) }, state: "refused" };
+    default:
+      return NOTHING;
+  }
+}
