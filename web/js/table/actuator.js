@@ -2,6 +2,7 @@
 
 import { formatClock, formatNumber, t } from "../base/i18n.js";
 import { createMessageLine } from "./message-line.js";
+import { createFrameQueue, feedbackOf } from "./schedule.js";
 import { cardName, parseCard, rankLabel, saidOf, seatName, yourWonSlap, yourWrongSlap } from "./words.js";
 
 export const SEATS = ["south", "west", "north", "east"];
@@ -72,9 +73,6 @@ export function createActuator({ sound, announcer = null }) {
   });
   const cardCache = new Map();
   const memo = new Map(); // last text/attribute written, so unchanged frames touch no DOM
-  let pendingView = null;
-  let pendingEvents = [];
-  let frameRequested = false;
   const messages = createMessageLine(toast, { showMs: TOAST_MS, readMs: TOAST_READ_MS });
   let reactionTimer = 0;
 
@@ -96,28 +94,12 @@ export function createActuator({ sound, announcer = null }) {
     el.classList.toggle(name, Boolean(on));
   }
 
-  /** Queue a view and its events; they are drawn in the next animation frame (or by flush()). */
-  function update(view, events = []) {
-    pendingView = view;
-    if (events.length) pendingEvents = pendingEvents.concat(events);
-    if (!frameRequested) {
-      frameRequested = true;
-      requestAnimationFrame(flush);
-    }
-  }
-
-  /** Draw what is queued; safe to call from another requestAnimationFrame callback. */
-  function flush() {
-    frameRequested = false;
-    if (!pendingView) return;
-    const view = pendingView;
-    const events = pendingEvents;
-    pendingView = null;
-    pendingEvents = [];
+  // A view and its events are drawn in the next animation frame (or by flush()): schedule.js.
+  const frames = createFrameQueue(requestAnimationFrame, (view, events) => {
     feedback(events);
     draw(view, events);
     announcer?.observe(view, events);
-  }
+  });
 
   function draw(view, events) {
     drawSeats(view);
@@ -247,57 +229,36 @@ export function createActuator({ sound, announcer = null }) {
     setTimeout(() => ghost.remove(), GHOST_MS);
   }
 
+  /** The message about one event: yours in your words, another seat's by its name. */
+  function toastText(e) {
+    switch (e.type) {
+      case "slap_won":
+        return e.seat === "south"
+          ? yourWonSlap(e)
+          : t("event.slapWon", { pattern: t(`pattern.${e.pattern}`), seat: seatName(e.seat) });
+      case "wrong_slap":
+        return e.seat === "south" ? yourWrongSlap(e) : t("event.wrongSlap", { seat: seatName(e.seat) });
+      case "pile_taken":
+        return saidOf(e.seat, "event.pileTakenYou", "event.pileTaken", { count: e.cards });
+      case "player_out":
+        return saidOf(e.seat, "event.playerOutYou", "event.playerOut");
+      case "player_back":
+        return saidOf(e.seat, "event.playerBackYou", "event.playerBack");
+      case "player_eliminated":
+        return saidOf(e.seat, "event.eliminatedYou", "event.eliminated");
+      default:
+        return "";
+    }
+  }
+
   function feedback(events) {
-    const sounds = new Set();
-    for (const e of events) {
-      switch (e.type) {
-        case "flip":
-          sounds.add("flip");
-          break;
-        case "pay_card":
-          sounds.add("flip");
-          break;
-        case "slap_won": {
-          const pattern = t(`pattern.${e.pattern}`);
-          flashSeat(e.seat, t("flash.slap"));
-          replay(pile, "won");
-          if (e.seat === "south") showToast(yourWonSlap(e), false, true);
-          else showToast(t("event.slapWon", { pattern, seat: seatName(e.seat) }));
-          if (e.seat === "south" && e.reaction_ms) showReaction(e.reaction_ms);
-          sounds.add(e.seat === "south" ? "won" : "slap");
-          break;
-        }
-        case "wrong_slap":
-          flashSeat(e.seat, t("flash.wrong"), true);
-          if (e.seat === "south") {
-            replay(pile, "wrong");
-            showToast(yourWrongSlap(e), true, true);
-            sounds.add("wrong");
-          } else {
-            showToast(t("event.wrongSlap", { seat: seatName(e.seat) }));
-          }
-          break;
-        case "pile_taken":
-          flashSeat(e.seat, t("flash.taken", { count: e.cards }));
-          sendPileTo(e.seat);
-          if (e.how !== "slap") showToast(saidOf(e.seat, "event.pileTakenYou", "event.pileTaken", { count: e.cards }));
-          sounds.add("taken");
-          break;
-        case "player_out":
-          flashSeat(e.seat, t("flash.out"), true);
-          showToast(saidOf(e.seat, "event.playerOutYou", "event.playerOut"), e.seat === "south");
-          break;
-        case "player_back":
-          flashSeat(e.seat, t("flash.back"));
-          showToast(saidOf(e.seat, "event.playerBackYou", "event.playerBack"));
-          break;
-        case "player_eliminated":
-          flashSeat(e.seat, t("flash.eliminated"), true);
-          showToast(saidOf(e.seat, "event.eliminatedYou", "event.eliminated"), e.seat === "south");
-          break;
-        default:
-          break;
-      }
+    const { effects, sounds } = feedbackOf(events);
+    for (const effect of effects) {
+      if (effect.flash) flashSeat(effect.flash.seat, t(effect.flash.key, effect.flash.params), effect.flash.bad);
+      else if (effect.pile) replay(pile, effect.pile);
+      else if (effect.toast) showToast(toastText(effect.toast.event), effect.toast.bad, effect.toast.urgent);
+      else if (effect.reaction) showReaction(effect.reaction);
+      else if (effect.taken) sendPileTo(effect.taken);
     }
     for (const name of sounds) sound.play(name);
   }
@@ -305,10 +266,10 @@ export function createActuator({ sound, announcer = null }) {
   function reset() {
     announcer?.reset();
     memo.clear();
-    pendingEvents = [];
+    frames.forgetEvents();
     messages.clear();
     reaction.classList.remove("show");
   }
 
-  return { update, flush, reset };
+  return { update: frames.put, flush: frames.flush, reset };
 }
