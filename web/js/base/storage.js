@@ -1,7 +1,7 @@
 // Remembers settings, game history, daily scores, the boards seen and the loader's choices in localStorage,
 // falling back to memory where storage is unavailable. The page's one door to localStorage.
 
-import { previousDay } from "./deals.js";
+import { afterDailyStart, afterGame, EMPTY_HISTORY } from "./history.js";
 
 const KEY_SETTINGS = "ewar.settings";
 const KEY_HISTORY = "ewar.history";
@@ -18,16 +18,6 @@ export const DEFAULT_SETTINGS = Object.freeze({
   language: null,
   lenient: false,
 });
-const EMPTY_HISTORY = Object.freeze({
-  played: 0,
-  won: 0,
-  bestDaily: null,
-  streak: 0,
-  lastDailyDate: null,
-  daily: null,
-  bestReaction: null,
-});
-
 function memoryBackend() {
   const items = new Map();
   return {
@@ -107,9 +97,7 @@ export function createStorage(backend = sharedBackend()) {
 
   /** Starting the scored daily is the day's one attempt, finished or not. */
   function recordDailyStart(date) {
-    const h = history();
-    const streak = h.lastDailyDate === previousDay(date) ? h.streak + 1 : h.lastDailyDate === date ? h.streak : 1;
-    writeJson(backend, KEY_HISTORY, { ...h, streak, lastDailyDate: date, daily: { date, finished: false } });
+    writeJson(backend, KEY_HISTORY, afterDailyStart(history(), date));
   }
 
   /** A started daily that could not be restored (its record no longer plays): the day's attempt is given back. */
@@ -120,14 +108,7 @@ export function createStorage(backend = sharedBackend()) {
 
   /** Counts a finished game; a daily's score is the day's, and the quickest slap ever is kept. */
   function recordGame(result, { dailyDate = null } = {}) {
-    const h = history();
-    const next = { ...h, played: h.played + 1, won: h.won + (result.won ? 1 : 0) };
-    const best = result.stats?.reactions?.best_ms ?? null;
-    if (best !== null) next.bestReaction = h.bestReaction === null ? best : Math.min(h.bestReaction, best);
-    if (dailyDate) {
-      next.daily = { date: dailyDate, finished: true, score: result.score, won: result.won };
-      next.bestDaily = h.bestDaily === null ? result.score : Math.max(h.bestDaily, result.score);
-    }
+    const next = afterGame(history(), result, dailyDate);
     writeJson(backend, KEY_HISTORY, next);
     return next;
   }
