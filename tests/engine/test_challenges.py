@@ -1,4 +1,4 @@
-"""Pay cards and challenges (RULES.md "Pay cards and challenges"): Ace, King, Queen and
+"""Pay cards and challenges (docs/rules.md "Pay cards and challenges"): Ace, King, Queen and
 Jack make the next player with cards pay 4, 3, 2 or 1 cards; a paid pay card passes the
 challenge on; a completed payment gives the challenger the pile after a pause."""
 

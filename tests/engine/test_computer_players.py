@@ -1,4 +1,4 @@
-"""Computer players (RULES.md "Computer players"): they flip after a short human-like delay,
+"""Computer players (docs/rules.md "The computer players"): they flip after a short human-like delay,
 slap with a reaction delay and a chance to miss, now and then slap wrongly on a near miss;
 the speed setting changes how fast and how reliably they slap; daily games are at normal
 speed."""

@@ -1,4 +1,4 @@
-"""Determinism (RULES.md "Computer players"): "The same seed and the same human actions give
+"""Determinism (docs/rules.md "The computer players"): "The same seed and the same human actions give
 the same computer reactions, on every machine and in every browser". How often the page asks
 for a frame must not matter either."""
 

@@ -1,4 +1,4 @@
-"""The end (RULES.md "End"): a player holding all 52 cards wins; for the human the game ends
+"""The end (docs/rules.md "The end"): a player holding all 52 cards wins; for the human the game ends
 when they win, are eliminated, or a computer player has won; and every game ends."""
 
 from __future__ import annotations

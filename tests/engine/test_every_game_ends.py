@@ -1,4 +1,4 @@
-"""Every game ends (RULES.md "End"): seeded games with a simulated player in the human's seat
+"""Every game ends (docs/rules.md "The end"): seeded games with a simulated player in the human's seat
 all finish within the time limit, with all 52 cards on the table after every single happening.
 
 This is a fast sample of 300 games; `python benchmarks/engine_every_game_ends.py` plays 10,000.

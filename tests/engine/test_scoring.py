@@ -1,4 +1,4 @@
-"""Scoring (RULES.md "Scoring (the human's)"): a win scores 2,000, minus 2 for each whole
+"""Scoring (docs/rules.md "Your score"): a win scores 2,000, minus 2 for each whole
 second of play, minus 20 for each wrong slap, and never less than 500; a loss scores 25
 for each pile the human won by slapping first."""
 

@@ -1,4 +1,4 @@
-"""Slapping (RULES.md "Slapping"): a Double or a Sandwich of face-up cards on top wins the
+"""Slapping (docs/rules.md "Slapping"): a Double or a Sandwich of face-up cards on top wins the
 whole pile for the first slapper; any other slap burns a card, or eliminates a player who
 has none."""
 

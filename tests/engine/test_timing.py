@@ -1,4 +1,4 @@
-"""Time (RULES.md "Slapping", "Pay cards and challenges"): slaps are settled in time order
+"""Time (docs/rules.md "Time", "Slapping", "Pay cards and challenges"): slaps are settled in time order
 to the millisecond, exact ties go to the human then clockwise from South, and the pile of a
 won challenge can still be slapped during the pause before it is taken.
 

@@ -37,7 +37,7 @@ def rank(card: str) -> str:
 
 
 def pattern_on_top(top: list[str]) -> str | None:
-    """ "double", "sandwich" or None, as RULES.md defines them (top = bottom -> top, up to 3)."""
+    """ "double", "sandwich" or None, as docs/rules.md ("Slapping") defines them (top = bottom -> top, up to 3)."""
     if len(top) >= 2 and rank(top[-1]) == rank(top[-2]):
         return "double"
     if len(top) >= 3 and rank(top[-1]) == rank(top[-3]):

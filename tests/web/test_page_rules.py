@@ -1,4 +1,4 @@
-"""The page's controls reach the engine as RULES.md says: wrong slaps burn and cost 20,
+"""The page's controls reach the engine as docs/rules.md says: wrong slaps burn and cost 20,
 Doubles and Sandwiches win the pile, the CPU speed, the daily deal and ?deal=N."""
 
 from __future__ import annotations
