@@ -17,7 +17,7 @@
 // virtual clock instead. A fourth is the program's path: in Node, Emscripten names the interpreter after
 // process.argv[1] (this file, wherever the checkout is), so the snapshot is made under a fixed name. Nothing secret
 // is lost: the snapshot is public, so whatever state it holds was public already, and the page reseeds `random`
-// after a restore (ewar.bridge.after_restore).
+// after a restore (ewar.runtime.after_restore).
 //
 // Pyodide 314 restores a snapshot only when it fits the wasm module's default heap (30 MiB; pyodide#6254), so a
 // heap that grew while making it is an error here, not a broken file later.
@@ -114,7 +114,7 @@ async function proveItRestores(host, loadPyodide, indexURL, made, stdlib) {
     expect: { version: made.version, modules: made.modules },
     options: { ...quiet(), ...stdlib },
   });
-  bridge.after_restore();
+  host.runtimeOf(pyodide).after_restore();
   const view = JSON.parse(bridge.new_game("practice", 7, "normal", false, null).frame(5000)).view;
   if (view.clock !== 5000) throw new Error("the restored engine did not play");
   return pyodide;

@@ -53,17 +53,17 @@ function play(session) {
   throw new Error("the game did not end");
 }
 
-function exercise(bridge) {
+function exercise(bridge, runtime) {
   bridge.rule_numbers();
-  bridge.after_install();
-  bridge.installer();
+  runtime.after_install();
+  runtime.installer();
   play(bridge.new_game("practice", 11, "fast", false, null));
   const daily = play(bridge.new_game("daily", bridge.daily_seed(DAILY_DATE), "normal", false, DAILY_DATE));
   const verdict = JSON.parse(bridge.verify(daily));
   const judged = JSON.parse(bridge.judge_daily(daily, DAILY_DATE, verdict.score ?? null));
   if (!("ok" in judged)) throw new Error(`judge_daily answered ${JSON.stringify(judged)}`);
   bridge.resume(daily, 1000).view();
-  bridge.after_restore();
+  runtime.after_restore();
 }
 
 /** Compiles a zip's .py files in Pyodide's file system and writes the result to `out`. */
@@ -103,11 +103,12 @@ async function main() {
     engineWheel: new Uint8Array(readFileSync(options.wheel)),
     engineWheelName: path.basename(options.wheel),
   });
-  bridge.preload();
+  const runtime = host.runtimeOf(pyodide);
+  runtime.preload();
   const probe = pyodide.globals.get("dict")();
   pyodide.runPython(readFileSync(PROBE, "utf8"), { globals: probe });
   const imported = probe.get("import_what_the_package_names")("ewar").toJs();
-  exercise(bridge);
+  exercise(bridge, runtime);
   const entries = probe.get("zip_entries_in_use")(probe.get("stdlib_zip_path")()).toJs();
   process.stdout.write(`${JSON.stringify({ entries, imported })}\n`);
 }

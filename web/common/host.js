@@ -1,12 +1,18 @@
 // Hosts the engine in a Pyodide runtime, for the page, the scores function and the snapshot maker alike: restores
-// a build-time memory snapshot, or installs the engine's wheel, and hands back the bridge. No I/O here: callers
-// bring loadPyodide and the bytes, so the same steps run in a browser and in Node.
+// a build-time memory snapshot, or installs the engine's wheel, and hands back the bridge (ewar.bridge: the game);
+// the runtime's care (ewar.runtime: preload, warm-up, freezing the heap) is runtimeOf(pyodide). No I/O here:
+// callers bring loadPyodide and the bytes, so the same steps run in a browser and in Node.
 
 /** The folder of Pyodide's in-memory file system where a wheel is put for micropip to install ("emfs:"). */
 const WHEEL_DIR = "/tmp/ewar-wheels";
 
-function engineModulesOf(bridge) {
-  const [version, modules] = JSON.parse(bridge.loaded());
+/** The engine's Python module for the runtime's care (ewar.runtime): after_restore(), after_install(), installer()... */
+export function runtimeOf(pyodide) {
+  return pyodide.pyimport("ewar.runtime");
+}
+
+function engineModulesOf(pyodide) {
+  const [version, modules] = JSON.parse(runtimeOf(pyodide).loaded());
   return { version, modules };
 }
 
@@ -17,15 +23,14 @@ function engineModulesOf(bridge) {
  */
 export async function restoreEngine({ loadPyodide, indexURL, snapshot, expect = {}, options = {} }) {
   const pyodide = await loadPyodide({ indexURL, _loadSnapshot: snapshot, ...options });
-  const bridge = pyodide.pyimport("ewar.bridge");
-  const held = engineModulesOf(bridge);
+  const held = engineModulesOf(pyodide);
   if (expect.version && held.version !== expect.version) {
     throw new Error(`the restored engine is ${held.version}, not ${expect.version}`);
   }
   if (expect.modules && JSON.stringify(held.modules) !== JSON.stringify(expect.modules)) {
     throw new Error("the restored snapshot does not hold the engine's modules");
   }
-  return { pyodide, bridge };
+  return { pyodide, bridge: pyodide.pyimport("ewar.bridge") };
 }
 
 /** Unpacks a wheel straight into site-packages (no installer: the snapshot maker and the function's plain path). */
@@ -66,9 +71,8 @@ export async function installWithMicropip(pyodide, { micropipWheel, engineWheel,
 export async function loadEngineFromWheel({ loadPyodide, indexURL, engineWheel, options = {} }) {
   const pyodide = await loadPyodide({ indexURL, ...options });
   unpackWheel(pyodide, engineWheel);
-  const bridge = pyodide.pyimport("ewar.bridge");
-  bridge.preload();
-  return { pyodide, bridge };
+  runtimeOf(pyodide).preload();
+  return { pyodide, bridge: pyodide.pyimport("ewar.bridge") };
 }
 
 const LARGEST_SCRUB_BLOCK = 16 * 2 ** 20;
@@ -108,9 +112,9 @@ function zeroFreeMemory(module) {
 export async function makeEngineSnapshot({ loadPyodide, indexURL, engineWheel, options = {} }) {
   const pyodide = await loadPyodide({ indexURL, _makeSnapshot: true, ...options });
   unpackWheel(pyodide, engineWheel);
-  const bridge = pyodide.pyimport("ewar.bridge");
-  const [version, modules] = JSON.parse(bridge.preload());
-  bridge.destroy(); // no proxy may outlive the snapshot
+  const runtime = runtimeOf(pyodide);
+  const [version, modules] = JSON.parse(runtime.preload());
+  runtime.destroy(); // no proxy may outlive the snapshot
   const gc = pyodide.pyimport("gc");
   gc.collect();
   gc.destroy();

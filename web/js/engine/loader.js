@@ -1,9 +1,9 @@
 // Loads the engine: from the build's Pyodide memory snapshot where that wins (load-path.js), else Pyodide +
 // micropip + the engine wheel; reports progress per phase and resolves to the ewar.bridge module. The Pyodide
-// steps themselves are the shared host's (host.js); the Python they run is the bridge's (after_restore,
+// steps themselves are the shared host's (host.js); the Python they run is ewar.runtime's (after_restore,
 // after_install).
 
-import { installWithMicropip, restoreEngine } from "../../common/host.js";
+import { installWithMicropip, restoreEngine, runtimeOf } from "../../common/host.js";
 import { createStorage } from "../base/storage.js";
 import { fetchBytes, fetchJson, LoadError, pageUrl, snapshotBytes } from "./downloads.js";
 import { chooseSnapshot, fetchSnapshotForNextVisit } from "./load-path.js";
@@ -58,7 +58,7 @@ async function loadFromSnapshot(buildInfo, report, cached) {
     // Reseeds Python's random (fixed at build time), and compiles the wasm functions play needs while the
     // progress bar still shows (else the first second of play held 100-250 ms long tasks); then freezes the heap.
     const warmStart = performance.now();
-    bridge.after_restore();
+    runtimeOf(pyodide).after_restore();
     performance.measure("ewar:warm-up", { start: warmStart });
     storage.rememberSnapshot(snapshot.sha256);
     report("engine", 1);
@@ -124,9 +124,10 @@ async function loadWithMicropip(buildInfo, report) {
   );
   report("micropip", 1);
   report("engine", 0.8);
-  bridge.after_install(); // freezes the loaded heap: collections during play walk only the game's objects
+  const care = runtimeOf(pyodide);
+  care.after_install(); // freezes the loaded heap: collections during play walk only the game's objects
   // What the installed distribution says installed it (its INSTALLER file): shown to tools and tests.
-  const installer = String(bridge.installer());
+  const installer = String(care.installer());
   report("engine", 1);
   return { pyodide, bridge, buildInfo, path: "micropip", installer };
 }
