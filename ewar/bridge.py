@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import json
 
-from . import __version__, cpu, scoring
+from . import __version__, scoring
+from .cards import PAY_VALUE_BY_RANK, RANKS
 from .deal import daily_seed as _daily_seed
 from .errors import EwarError
-from .game import COLLECT_PAUSE_MS, TIME_LIMIT_MS, Game
-from .judge import MIN_REACTION_MS, judge
+from .game import Game
+from .judge import judge
 from .replay import Replay
 from .replay import verify as _verify
-from .table import STRIKES_LENIENT
 
 try:  # inside Pyodide a JavaScript null arrives as jsnull, not None
     from pyodide.ffi import jsnull as _JS_NULL
@@ -20,6 +20,8 @@ except ImportError:
     _JS_NULL = None
 
 ENGINE_VERSION = __version__
+# The pay cards' names in the page's texts ({pay_ace}...), by rank index.
+_PAY_RANKS = {"jack": RANKS.index("J"), "queen": RANKS.index("Q"), "king": RANKS.index("K"), "ace": RANKS.index("A")}
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
@@ -37,11 +39,7 @@ def rule_numbers() -> str:
             "per_wrong_slap": scoring.PER_WRONG_SLAP,
             "win_floor": scoring.WIN_FLOOR,
             "per_pile": scoring.PER_PILE_SLAPPED,
-            "strikes_lenient": STRIKES_LENIENT,
-            "collect_pause_ms": COLLECT_PAUSE_MS,
-            "time_limit_ms": TIME_LIMIT_MS,
-            "min_reaction_ms": MIN_REACTION_MS,
-            "cpu_slap_ms": dict(cpu.TYPICAL_SLAP_MS),
+            **{f"pay_{name}": PAY_VALUE_BY_RANK[rank] for name, rank in _PAY_RANKS.items()},
         }
     )
 

@@ -5,14 +5,12 @@ speed."""
 
 from __future__ import annotations
 
-import json
 import statistics
 
 import pytest
 from support import EAST, NORTH, SOUTH, WEST, make_game, run_until, scheduled
 
 from ewar import cpu
-from ewar.bridge import rule_numbers
 from ewar.errors import InvalidSeedError
 from ewar.game import CPU_SEATS, Game
 
@@ -169,9 +167,6 @@ class TestTypicalSlap:
     def test_slower_speeds_slap_later(self):
         typical = cpu.TYPICAL_SLAP_MS
         assert typical["slow"] > typical["normal"] > typical["fast"]
-
-    def test_the_page_gets_the_figures(self):
-        assert json.loads(rule_numbers())["cpu_slap_ms"] == cpu.TYPICAL_SLAP_MS
 
 
 class TestDailySpeed:

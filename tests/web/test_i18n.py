@@ -5,6 +5,7 @@ or pushed off screen at phone and desktop size. Urdu runs right to left and its 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -311,3 +312,13 @@ def test_urdu_reads_right_to_left_and_its_controls_work(shared_page, wrong_first
     shoot(page, "ur-rtl-result-phone")
     check_fits(page, "ur result")
     assert page.evaluate("window.ewar.missingKeys()") == []
+
+
+def test_every_rule_number_the_engine_gives_is_quoted() -> None:
+    """bridge.rule_numbers() carries only numbers a text reads (the pay counts among them), none unread."""
+    from ewar.bridge import rule_numbers
+
+    quoted = set().union(*(placeholders(text) for text in catalog("en").values()))
+    given = set(json.loads(rule_numbers()))
+    assert {"pay_ace", "pay_king", "pay_queen", "pay_jack"} <= given
+    assert given - quoted == set()
