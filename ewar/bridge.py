@@ -21,7 +21,12 @@ except ImportError:
 
 ENGINE_VERSION = __version__
 # The pay cards' names in the page's texts ({pay_ace}...), by rank index.
-_PAY_RANKS = {"jack": RANKS.index("J"), "queen": RANKS.index("Q"), "king": RANKS.index("K"), "ace": RANKS.index("A")}
+_PAY_RANKS = {
+    "jack": RANKS.index("J"),
+    "queen": RANKS.index("Q"),
+    "king": RANKS.index("K"),
+    "ace": RANKS.index("A"),
+}
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
