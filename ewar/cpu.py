@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from .rng import Rng
 
 SPEEDS = ("slow", "normal", "fast")
-PERSONALITIES = ("eager", "steady", "dreamy")  # West, North, East
 
 FLIP_BASE_MS = 450
 FLIP_SPREAD_MS = 200  # two draws below this are added: a triangular spread

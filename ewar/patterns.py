@@ -33,11 +33,6 @@ class PatternWindow:
     end: str
     ended_by: int | None
 
-    @property
-    def open_ms(self) -> int:
-        """How long it stayed on top."""
-        return self.ended_at - self.shown_at
-
 
 class PatternLog:
     """The windows of one game so far, oldest first, and the one on top now (if any)."""

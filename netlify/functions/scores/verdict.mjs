@@ -2,19 +2,6 @@
 // the judge's own code; an acceptance gives the facts the board keeps. No rule is checked here.
 import { Rejection } from "./submission.mjs";
 
-/** The judge's refusal codes at the time of writing (docs/scores.md explains each); any other code is a 422 too. */
-export const JUDGE_CODES = Object.freeze([
-  "invalid_replay",
-  "engine_version",
-  "not_daily",
-  "date_mismatch",
-  "not_standard",
-  "unfinished",
-  "score_mismatch",
-  "impossible_play",
-  "implausible_play",
-]);
-
 const CODE_PATTERN = /^[a-z][a-z_]{0,39}$/;
 
 /**
