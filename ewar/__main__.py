@@ -3,19 +3,21 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
-from .bmn import parse_pack, play
 from .errors import EwarError
-from .judge import judge
-from .replay import Replay, verify
+
+# Each command imports what it needs when it runs: `bmn` should start as fast as a plain script
+# (benchmarks/cli_startup.py), and the judge, replays and argparse are not that.
 
 
 def _verify(path: str, date: str | None, score: int | None) -> int:
     """Print the replay's report (no date) or the score judge's verdict (a date); exit 0 when
     it replays (or is accepted), 1 when refused, 2 when the file cannot be read."""
+    from .judge import judge
+    from .replay import Replay, verify
+
     try:
         with open(path, "rb") as handle:
             text = handle.read()
@@ -34,6 +36,8 @@ def _verify(path: str, date: str | None, score: int | None) -> int:
 
 
 def _bmn(pack_a: str, pack_b: str) -> int:
+    from .bmn import parse_pack, play
+
     try:
         result = play(parse_pack(pack_a), parse_pack(pack_b))
     except EwarError as error:
@@ -45,6 +49,11 @@ def _bmn(pack_a: str, pack_b: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if len(argv) == 3 and argv[0] == "bmn" and not {"-h", "--help", "--"} & set(argv):
+        return _bmn(argv[1], argv[2])  # the one form a script times: no parser to import
+    import argparse
+
     parser = argparse.ArgumentParser(prog="python -m ewar", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser(
@@ -60,7 +69,6 @@ def main(argv: list[str] | None = None) -> int:
     bmn = commands.add_parser("bmn", help="play a Beggar-My-Neighbour deal")
     bmn.add_argument("pack_a", help="A's pack, top card first (A flips first)")
     bmn.add_argument("pack_b", help="B's pack, top card first")
-    argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["bmn"] and "--" not in argv and not {"-h", "--help"} & set(argv):
         argv.insert(1, "--")  # published packs start with "-" (a number card), not an option
     args = parser.parse_args(argv)

@@ -3,25 +3,24 @@ and no clock, as one tight loop (long published deals run to millions of cards).
 
 from __future__ import annotations
 
-import re
-from collections import deque
-from dataclasses import dataclass
+from collections import deque, namedtuple
 
 from .cards import PAY_VALUE_BY_RANK, RANKS
 from .errors import InvalidCardError
 
 FINISHED, LOOP = "finished", "loop"
-_NUMBER_TOKENS = set(RANKS[:9]) | {"-"}
-_TOKEN = re.compile(r"10|[2-9JQKA\-]", re.IGNORECASE)
+# One-character tokens and their pay values ("10" is the one two-character token). No `re`, no dataclasses:
+# `python -m ewar bmn` starts as quickly as a script with no imports (benchmarks/cli_startup.py).
+_PAY_OF_TOKEN = {
+    "-": 0,
+    **{rank: PAY_VALUE_BY_RANK[index] for index, rank in enumerate(RANKS) if rank != "10"},
+}
 
 
-@dataclass(frozen=True)
-class BmnResult:
+class BmnResult(namedtuple("BmnResult", "status cards tricks")):
     """How a Beggar-My-Neighbour deal ends: ``finished`` or ``loop``, cards played, tricks."""
 
-    status: str
-    cards: int
-    tricks: int
+    __slots__ = ()
 
     def to_dict(self) -> dict:
         return {"status": self.status, "cards": self.cards, "tricks": self.tricks}
@@ -39,12 +38,15 @@ def parse_pack(text: str) -> list[int]:
     for word in text.split():
         position = 0
         while position < len(word):
-            match = _TOKEN.match(word, position)
-            if not match:
+            if word.startswith("10", position):
+                values.append(0)
+                position += 2
+                continue
+            value = _PAY_OF_TOKEN.get(word[position].upper())
+            if value is None:
                 raise InvalidCardError(f"not a card token at {word[position:]!r} in {word!r}")
-            token = match.group().upper()
-            values.append(0 if token in _NUMBER_TOKENS else PAY_VALUE_BY_RANK[RANKS.index(token)])
-            position = match.end()
+            values.append(value)
+            position += 1
     return values
 
 

@@ -130,6 +130,14 @@ class TestCommandLine:
     def test_missing_packs_exit_non_zero(self):
         assert run_python("-m", "ewar", "bmn", "JQK").returncode != 0
 
+    def test_it_imports_only_the_game_it_plays(self):
+        """Start-up as a plain script's (benchmarks/cli_startup.py): no argparse, no judge, no game."""
+        out = run_python("-X", "importtime", "-m", "ewar", "bmn", "K-A-", "J-Q-")
+        assert out.returncode == 0, out.stderr
+        imported = {line.rsplit("|", 1)[1].strip() for line in out.stderr.splitlines() if "|" in line}
+        assert {"ewar.bmn", "ewar.cards"} <= imported
+        assert imported.isdisjoint({"argparse", "ewar.judge", "ewar.game", "ewar.replay"})
+
 
 deck_strings = st.permutations(list(ONE_DECK)).map("".join)
 
