@@ -21,6 +21,9 @@ from pathlib import Path
 
 from common import CHROMIUM, CHROMIUM_ARGS, ROOT, load_build_module
 
+sys.path.insert(0, str(ROOT / "tests" / "web"))
+from pagedriver import PRECACHED  # noqa: E402 (the offline tests' own wait for a full precache)
+
 READY_MS = 120_000
 # Types a CDN compresses on the fly (Netlify and others): text, JSON, JavaScript, WebAssembly.
 COMPRESSIBLE = (".html", ".js", ".mjs", ".css", ".json", ".webmanifest", ".svg", ".wasm", ".txt")
@@ -35,17 +38,6 @@ READY_PROBE = """
   };
   new MutationObserver(mark).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-state"] });
 })();
-"""
-
-PRECACHED = """
-async () => {
-  await window.ewarOffline.registered;
-  await navigator.serviceWorker.ready;
-  if (!navigator.serviceWorker.controller) {
-    await new Promise((r) => navigator.serviceWorker.addEventListener("controllerchange", r, { once: true }));
-  }
-  return window.ewarOffline.status();
-}
 """
 
 

@@ -292,3 +292,16 @@ def overlaps(a: dict, b: dict) -> bool:
         and a["top"] < b["bottom"] - 1
         and b["top"] < a["bottom"] - 1
     )
+
+
+# Resolves when the page is controlled by a worker whose cache holds the whole build.
+PRECACHED = """
+async () => {
+  await window.ewarOffline.registered;
+  await navigator.serviceWorker.ready;
+  if (!navigator.serviceWorker.controller) {
+    await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }));
+  }
+  return window.ewarOffline.status();
+}
+"""

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from build_module import copy_project
 from pagedriver import (
+    PRECACHED,
     SNAPSHOT_PATH,
     keyboard,
     lose_by_wrong_slaps,
@@ -28,17 +29,6 @@ from pagedriver import (
 ROOT = Path(__file__).resolve().parents[2]
 WORKER_MS = 60_000
 
-# Resolves when the page is controlled by a worker whose cache holds the whole build.
-PRECACHED = """
-async () => {
-  await window.ewarOffline.registered;
-  await navigator.serviceWorker.ready;
-  if (!navigator.serviceWorker.controller) {
-    await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }));
-  }
-  return window.ewarOffline.status();
-}
-"""
 
 CACHE_NAMES = "caches.keys()"
 # What the worker serves each kind of file as (module scripts and instantiateStreaming insist).

@@ -25,8 +25,8 @@ import nodeCrypto, { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
+import { stringOptions } from "./options.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const HOST = path.resolve(HERE, "../../web/common/host.js");
@@ -37,17 +37,7 @@ const ENTROPY_SEED = "ewar engine snapshot";
 const PROGRAM_NAME = "./this.program";
 
 function readOptions() {
-  const { values } = parseArgs({
-    options: {
-      pyodide: { type: "string" },
-      wheel: { type: "string" },
-      out: { type: "string" },
-      stdlib: { type: "string" },
-    },
-  });
-  for (const name of ["pyodide", "wheel", "out"]) {
-    if (!values[name]) throw new Error(`--${name} is required`);
-  }
+  const values = stringOptions(["pyodide", "wheel", "out", "stdlib"], ["pyodide", "wheel", "out"]);
   return {
     pyodideDir: path.resolve(values.pyodide),
     wheel: path.resolve(values.wheel),

@@ -18,6 +18,7 @@ from .steps import forget_least_recent, pyodide_inputs
 from .toolchain import project_node, run_quiet
 
 MAKER = Path("tools") / "builder" / "snapshot.mjs"
+OPTIONS = Path("tools") / "builder" / "options.mjs"  # its command line
 HOST = Path("web") / "common" / "host.js"
 SNAPSHOTS_KEPT = 4  # snapshots remembered in build/cache/snapshot, by input fingerprint
 FUNCTION_FOLDER = Path("build") / "function"
@@ -35,7 +36,7 @@ def page_stdlib(ctx: Context) -> Path:
 def snapshot_inputs(ctx: Context, stdlib: Path | None = None) -> Inputs:
     """The maker, the host it loads, the runtime, the wheel and the standard library (by content: tests build
     elsewhere)."""
-    files = [ctx.root / MAKER, ctx.root / HOST, *pyodide_inputs(ctx).files]
+    files = [ctx.root / MAKER, ctx.root / OPTIONS, ctx.root / HOST, *pyodide_inputs(ctx).files]
     params = {"engine_wheel_sha256": ctx.hashes.sha(engine_wheel(ctx))}
     if stdlib:
         params["stdlib_sha256"] = ctx.hashes.sha(stdlib)

@@ -14,7 +14,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
+import { stringOptions } from "./options.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const HOST = path.resolve(HERE, "../../web/common/host.js");
@@ -23,21 +23,8 @@ const COMPILER = path.join(HERE, "stdlib_compile.py");
 const DAILY_DATE = "2026-11-30";
 
 function readOptions() {
-  const { values } = parseArgs({
-    options: {
-      pyodide: { type: "string" },
-      micropip: { type: "string" },
-      wheel: { type: "string" },
-      stdlib: { type: "string" },
-      compile: { type: "string" },
-      out: { type: "string" },
-    },
-  });
-  const required = values.compile ? ["pyodide", "out"] : ["pyodide", "micropip", "wheel"];
-  for (const name of required) {
-    if (!values[name]) throw new Error(`--${name} is required`);
-  }
-  return values;
+  const names = ["pyodide", "micropip", "wheel", "stdlib", "compile", "out"];
+  return stringOptions(names, (values) => (values.compile ? ["pyodide", "out"] : ["pyodide", "micropip", "wheel"]));
 }
 
 /** Plays a game through the bridge as the page does: frames at each wake-up, flips on turn, a slap now and then. */

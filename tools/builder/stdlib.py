@@ -18,6 +18,7 @@ from .toolchain import project_node, run_quiet
 
 STDLIB_ZIP = "python_stdlib.zip"
 FINDER = Path("tools") / "builder" / "stdlib.mjs"
+OPTIONS = Path("tools") / "builder" / "options.mjs"  # its command line
 PROBE = Path("tools") / "builder" / "stdlib_probe.py"
 COMPILER = Path("tools") / "builder" / "stdlib_compile.py"
 HOST = Path("web") / "common" / "host.js"
@@ -31,7 +32,7 @@ def wheels(ctx: Context) -> tuple[Path, Path]:
 
 def stdlib_inputs(ctx: Context) -> Inputs:
     folder = pyodide_dir(ctx.root)
-    files = [ctx.root / FINDER, ctx.root / PROBE, ctx.root / COMPILER, ctx.root / HOST]
+    files = [ctx.root / FINDER, ctx.root / OPTIONS, ctx.root / PROBE, ctx.root / COMPILER, ctx.root / HOST]
     files += [
         folder / name
         for name in ("package.json", "pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
