@@ -134,7 +134,9 @@ class TestCommandLine:
         """Start-up as a plain script's (benchmarks/cli_startup.py): no argparse, no judge, no game."""
         out = run_python("-X", "importtime", "-m", "ewar", "bmn", "K-A-", "J-Q-")
         assert out.returncode == 0, out.stderr
-        imported = {line.rsplit("|", 1)[1].strip() for line in out.stderr.splitlines() if "|" in line}
+        imported = {
+            line.rsplit("|", 1)[1].strip() for line in out.stderr.splitlines() if "|" in line
+        }
         assert {"ewar.bmn", "ewar.cards"} <= imported
         assert imported.isdisjoint({"argparse", "ewar.judge", "ewar.game", "ewar.replay"})
 

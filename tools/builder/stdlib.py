@@ -32,7 +32,13 @@ def wheels(ctx: Context) -> tuple[Path, Path]:
 
 def stdlib_inputs(ctx: Context) -> Inputs:
     folder = pyodide_dir(ctx.root)
-    files = [ctx.root / FINDER, ctx.root / OPTIONS, ctx.root / PROBE, ctx.root / COMPILER, ctx.root / HOST]
+    files = [
+        ctx.root / FINDER,
+        ctx.root / OPTIONS,
+        ctx.root / PROBE,
+        ctx.root / COMPILER,
+        ctx.root / HOST,
+    ]
     files += [
         folder / name
         for name in ("package.json", "pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
