@@ -8,27 +8,29 @@ from __future__ import annotations
 
 from .cards import card_name
 from .deal import SEATS
+from .log import ChallengePassed, Flip, LogEntry, PayCard, PileTaken, SlapWon, WrongSlap
 
 
-def event_of(entry: tuple, when: int, details: dict | None = None) -> dict:
+def event_of(entry: LogEntry, when: int, details: dict | None = None) -> dict:
     """The event of one log entry at ``when``; ``details`` adds fields the table cannot know
     (a slap's reaction time, a wrong slap's reason)."""
-    kind, seat = entry[0], SEATS[entry[1]]
-    event = {"t": when, "type": kind}
-    if kind == "challenge_passed":
-        event.update({"from": seat, "to": SEATS[entry[2]], "left": entry[3]})
+    event = {"t": when, "type": entry.kind}
+    if isinstance(entry, ChallengePassed):
+        event.update({"from": SEATS[entry.seat], "to": SEATS[entry.to], "left": entry.left})
         return event
-    event["seat"] = seat
-    if kind == "flip":
-        event["card"] = card_name(entry[2])
-    elif kind == "pay_card":
-        event.update({"card": card_name(entry[2]), "owed": entry[3], "payer": SEATS[entry[4]]})
-    elif kind == "slap_won":
-        event["pattern"] = entry[2]
-    elif kind == "wrong_slap":
-        event.update({"burned": entry[2] is not None, "out_of_cards": entry[2] is None})
-    elif kind == "pile_taken":
-        event.update({"cards": entry[2], "how": entry[3]})
+    event["seat"] = SEATS[entry.seat]
+    if isinstance(entry, Flip):
+        event["card"] = card_name(entry.card)
+    elif isinstance(entry, PayCard):
+        event.update(
+            {"card": card_name(entry.card), "owed": entry.owed, "payer": SEATS[entry.payer]}
+        )
+    elif isinstance(entry, SlapWon):
+        event["pattern"] = entry.pattern
+    elif isinstance(entry, WrongSlap):
+        event.update({"burned": entry.card is not None, "out_of_cards": entry.card is None})
+    elif isinstance(entry, PileTaken):
+        event.update({"cards": entry.cards, "how": entry.how})
     # player_out, player_back and player_eliminated carry only their seat
     if details:
         event.update(details)

@@ -378,9 +378,9 @@ class Game:
         for entry in log:
             self.tally.count(entry, previous)
             details = None
-            if entry[0] == "slap_won":
+            if entry.kind == "slap_won":
                 details = {"reaction_ms": when - self.last_flip_ms}
-            elif entry[0] == "wrong_slap":
+            elif entry.kind == "wrong_slap":
                 details = why_wrong
             self._events.append(event_of(entry, when, details))
             previous = entry

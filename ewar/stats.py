@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import cpu
+from .log import LogEntry, PileTaken, PlayerBack, WrongSlap
 
 
 def median_ms(values: list[int]) -> int | None:
@@ -70,15 +71,19 @@ class Tally:
             setattr(twin, name, list(getattr(self, name)))
         return twin
 
-    def count(self, entry: tuple, previous: tuple | None) -> None:
+    def count(self, entry: LogEntry, previous: LogEntry | None) -> None:
         """Count one log entry (``previous`` is the entry before it in the same batch)."""
-        kind, seat = entry[0], entry[1]
-        if kind == "pile_taken":
-            self.cards_won[seat] += entry[2]
+        seat = entry.seat
+        if isinstance(entry, PileTaken):
+            self.cards_won[seat] += entry.cards
             self.piles_won[seat] += 1
-        elif kind == "wrong_slap" and entry[2] is not None:
+        elif isinstance(entry, WrongSlap) and entry.card is not None:
             self.burns[seat] += 1
-        elif kind == "player_back" and previous is not None and previous[3] == "slap":
+        elif (
+            isinstance(entry, PlayerBack)
+            and isinstance(previous, PileTaken)
+            and previous.how == "slap"
+        ):
             self.slap_backs[seat] += 1
 
     def stats(self, seat: int, reactions: list[int]) -> GameStats:

@@ -11,6 +11,18 @@ from collections.abc import Iterable
 
 from .cards import PAY_VALUE, rank_of
 from .errors import IllegalActionError
+from .log import (
+    ChallengePassed,
+    Flip,
+    LogEntry,
+    PayCard,
+    PileTaken,
+    PlayerBack,
+    PlayerEliminated,
+    PlayerOut,
+    SlapWon,
+    WrongSlap,
+)
 
 PLAYING, OUT, ELIMINATED = "playing", "out", "eliminated"
 DOUBLE, SANDWICH = "double", "sandwich"
@@ -22,7 +34,7 @@ class Table:
 
     Seats are numbered clockwise from 0. Packs are deques with the top card on the
     left. The pile is a list from bottom to top whose lowest ``burned`` cards are the
-    face-down burned cards. ``log`` collects what happened as tuples for the caller.
+    face-down burned cards. ``log`` collects what happened (``log.py``'s records) for the caller.
     """
 
     __slots__ = (
@@ -60,7 +72,7 @@ class Table:
         self.slaps_won = [0] * len(self.packs)
         self.lenient = lenient
         self.winner: int | None = None
-        self.log: list[tuple] = []
+        self.log: list[LogEntry] = []
 
     # -- reading ---------------------------------------------------------------
 
@@ -111,9 +123,9 @@ class Table:
         card = self.packs[seat].popleft()
         self.pile.append(card)
         self.last_player = seat
-        self.log.append(("flip", seat, card))
+        self.log.append(Flip(seat, card))
         if not self.packs[seat]:
-            self.log.append(("player_out", seat))
+            self.log.append(PlayerOut(seat))
         value = PAY_VALUE[card]
         if value:
             self._challenge(seat, value, card)
@@ -138,7 +150,7 @@ class Table:
             self._collect(seat)
             return
         self.turn = payer
-        self.log.append(("pay_card", seat, card, value, payer))
+        self.log.append(PayCard(seat, card, value, payer))
 
     def pass_payment(self, seat: int) -> None:
         """The payer ``seat`` has run out: the next player with cards pays what is owed."""
@@ -147,7 +159,7 @@ class Table:
             self._collect(self.challenger)
             return
         self.turn = following
-        self.log.append(("challenge_passed", seat, following, self.owed))
+        self.log.append(ChallengePassed(seat, following, self.owed))
 
     def pass_turn(self, seat: int) -> None:
         """``seat`` was due to flip but has no cards left: the turn moves on."""
@@ -170,9 +182,9 @@ class Table:
         pack = self.packs[seat]
         came_back = not pack
         pack.extend(self.pile)
-        self.log.append(("pile_taken", seat, len(self.pile), how))
+        self.log.append(PileTaken(seat, len(self.pile), how))
         if came_back:
-            self.log.append(("player_back", seat))
+            self.log.append(PlayerBack(seat))
         self.pile = []
         self.burned = 0
         self.challenger = None
@@ -196,7 +208,7 @@ class Table:
             raise IllegalActionError(f"seat {seat} is eliminated and never slaps again")
         pattern = self.pattern()
         if pattern:
-            self.log.append(("slap_won", seat, pattern))
+            self.log.append(SlapWon(seat, pattern))
             self.slaps_won[seat] += 1
             self.take_pile(seat, "slap")
             return pattern
@@ -207,13 +219,13 @@ class Table:
             self.burned += 1
             if self.last_player is None:
                 self.last_player = seat
-            self.log.append(("wrong_slap", seat, card))
+            self.log.append(WrongSlap(seat, card))
             if not pack:
-                self.log.append(("player_out", seat))
+                self.log.append(PlayerOut(seat))
                 if self.turn == seat:
                     self.pass_turn(seat)
             return None
-        self.log.append(("wrong_slap", seat, None))
+        self.log.append(WrongSlap(seat, None))
         self.strikes[seat] += 1
         if not self.lenient or self.strikes[seat] >= STRIKES_LENIENT:
             self._eliminate(seat)
@@ -225,7 +237,7 @@ class Table:
         about to take goes to the last player to flip, or else the next player clockwise
         still in the game."""
         self.eliminated[seat] = True
-        self.log.append(("player_eliminated", seat))
+        self.log.append(PlayerEliminated(seat))
         if self.challenger == seat and self.collector is None:
             self.challenger, self.owed = None, 0
         if self.collector == seat:

@@ -19,6 +19,7 @@ from support import (
 )
 
 from ewar.game import COLLECT_PAUSE_MS
+from ewar.log import ChallengePassed, PayCard
 
 NUMBERS = "2D 3D 4D 5D 6D 7D 8D 9D"
 
@@ -59,7 +60,7 @@ class TestPayCardValues:
     def test_a_pay_card_is_logged_with_what_is_owed_and_by_whom(self):
         table = make_table("QC", NUMBERS)
         table.flip()
-        assert ("pay_card", SOUTH, table.pile[-1], 2, WEST) in table.log
+        assert PayCard(SOUTH, table.pile[-1], 2, WEST) in table.log
 
 
 class TestNewPayCardDuringPayment:
@@ -147,7 +148,7 @@ class TestPayerRunsOut:
         table.flip()  # West ace: North owes 4
         table.flip()  # North pays its only card
         assert table.turn == EAST and table.owed == 3 and table.challenger == WEST
-        assert ("challenge_passed", NORTH, EAST, 3) in table.log
+        assert ChallengePassed(NORTH, EAST, 3) in table.log
         assert payer_flips(table, EAST) == 3
         assert table.collector == WEST
 

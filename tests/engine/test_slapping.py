@@ -12,6 +12,7 @@ from support import EAST, NORTH, SOUTH, WEST, cards, make_game, make_table, name
 from ewar import bridge
 from ewar.errors import EwarError, InvalidSeedError, ReplayError
 from ewar.game import Game
+from ewar.log import PlayerBack, PlayerEliminated, WrongSlap
 from ewar.replay import Replay
 
 
@@ -86,7 +87,7 @@ class TestWhatIsNotAPattern:
     def test_a_buried_pattern_is_a_wrong_slap(self, pile):
         table = table_with_pile(pile)
         assert table.slap(NORTH) is None
-        assert ("wrong_slap", NORTH, cards("9D")[0]) in table.log
+        assert WrongSlap(NORTH, cards("9D")[0]) in table.log
 
     def test_a_pattern_stops_counting_once_a_card_is_flipped_on_it(self):
         table = make_table("7C 2C", "7D 3D", "4H 5H", "6S 8S")
@@ -222,7 +223,7 @@ class TestSlappingBackIn:
         assert table.status(NORTH) == "out"
         table.slap(NORTH)
         assert table.status(NORTH) == "playing" and len(table.packs[NORTH]) == 2
-        assert ("player_back", NORTH) in table.log and table.turn == NORTH
+        assert PlayerBack(NORTH) in table.log and table.turn == NORTH
 
 
 class TestElimination:
@@ -235,7 +236,7 @@ class TestElimination:
         size = len(table.pile)
         table.slap(NORTH)
         assert table.status(NORTH) == "eliminated"
-        assert ("player_eliminated", NORTH) in table.log
+        assert PlayerEliminated(NORTH) in table.log
         assert len(table.pile) == size  # nothing to burn
 
     def test_an_eliminated_player_is_skipped_for_flipping_and_paying(self):
