@@ -40,9 +40,14 @@ def daily_seed(date: str) -> int:
 
 
 def check_seed(seed: int) -> int:
-    """Return ``seed`` if it is an int (bools are refused), else raise."""
+    """Return ``seed`` if it is a whole number from 0 to ``MAX_SEED`` (bools are refused), else
+    raise: the page and the records carry a seed as a JavaScript number, exact only that far."""
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise InvalidSeedError(f"a seed is an integer, not {seed!r}")
+    if not 0 <= seed <= MAX_SEED:
+        raise InvalidSeedError(
+            f"a seed is from 0 to 2**53 - 1 (a JavaScript number holds it exactly), not {seed}"
+        )
     return seed
 
 

@@ -19,6 +19,18 @@ class InvalidSeedError(EwarError):
     code = "invalid_seed"
 
 
+class InvalidModeError(EwarError):
+    """An unknown mode, or settings the mode does not allow (a daily is played at normal speed, strict)."""
+
+    code = "invalid_mode"
+
+
+class InvalidSpeedError(EwarError):
+    """An unknown speed for the computer players."""
+
+    code = "invalid_speed"
+
+
 class IllegalActionError(EwarError):
     """A human action that the rules do not allow at that moment."""
 

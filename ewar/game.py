@@ -19,7 +19,9 @@ from .deal import SEATS, SOUTH, Deal, check_date, check_seed, daily_seed, deal
 from .errors import (
     GameOverError,
     IllegalActionError,
+    InvalidModeError,
     InvalidSeedError,
+    InvalidSpeedError,
     InvalidTimeError,
     NotYourTurnError,
     TimeBeforeClockError,
@@ -89,14 +91,14 @@ class Game:
         deal_override: Deal | None = None,
     ) -> None:
         if mode not in MODES:
-            raise InvalidSeedError(f"unknown mode {mode!r}; expected one of {MODES}")
+            raise InvalidModeError(f"unknown mode {mode!r}; expected one of {MODES}")
         if speed not in cpu.SPEEDS:
-            raise InvalidSeedError(f"unknown speed {speed!r}; expected one of {cpu.SPEEDS}")
+            raise InvalidSpeedError(f"unknown speed {speed!r}; expected one of {cpu.SPEEDS}")
         if mode == DAILY:
             if date is None:
                 raise InvalidSeedError("a daily game needs its UTC date")
             if speed != "normal" or lenient:
-                raise InvalidSeedError("daily games are played at normal speed with standard rules")
+                raise InvalidModeError("daily games are played at normal speed with standard rules")
             seed = daily_seed(date)
         elif date is not None:
             check_date(date)

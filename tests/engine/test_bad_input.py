@@ -14,10 +14,12 @@ from ewar.errors import (
     EwarError,
     GameOverError,
     IllegalActionError,
+    InvalidModeError,
+    InvalidSpeedError,
     NotYourTurnError,
     TimeBeforeClockError,
 )
-from ewar.game import TIME_LIMIT_MS
+from ewar.game import TIME_LIMIT_MS, Game
 
 
 def snapshot(game) -> tuple:
@@ -183,3 +185,18 @@ class TestTheBridgeAnswersErrors:
         answer = json.loads(session.slap(bad))
         assert answer["ok"] is False and answer["error"]["message"]
         assert session.view() == before
+
+
+class TestBadSettings:
+    """A bad mode or speed gets its own error and code, not a seed's."""
+
+    @pytest.mark.parametrize("mode", ["ranked", "", None, "Daily"])
+    def test_an_unknown_mode_is_refused(self, mode):
+        with pytest.raises(InvalidModeError, match="unknown mode") as refused:
+            Game(1, mode=mode)
+        assert refused.value.code == "invalid_mode"
+
+    def test_an_unknown_speed_is_refused_with_its_code(self):
+        with pytest.raises(InvalidSpeedError, match="unknown speed") as refused:
+            Game(1, speed="turbo")
+        assert refused.value.code == "invalid_speed"

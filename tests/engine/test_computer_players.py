@@ -11,7 +11,7 @@ import pytest
 from support import EAST, NORTH, SOUTH, WEST, make_game, run_until, scheduled
 
 from ewar import cpu
-from ewar.errors import InvalidSeedError
+from ewar.errors import InvalidModeError, InvalidSpeedError
 from ewar.game import CPU_SEATS, Game
 
 SEEDS = range(300)
@@ -97,7 +97,7 @@ class TestSpeedSetting:
 
     @pytest.mark.parametrize("speed", ["turbo", "", None, "Normal"])
     def test_unknown_speeds_are_refused(self, speed):
-        with pytest.raises(InvalidSeedError):
+        with pytest.raises(InvalidSpeedError):
             Game(1, speed=speed)
 
 
@@ -177,5 +177,5 @@ class TestDailySpeed:
 
     @pytest.mark.parametrize("speed", ["slow", "fast"])
     def test_a_daily_game_at_another_speed_is_refused(self, speed):
-        with pytest.raises(InvalidSeedError):
+        with pytest.raises(InvalidModeError):
             Game(0, mode="daily", date="2026-11-30", speed=speed)

@@ -10,7 +10,7 @@ import pytest
 from support import EAST, NORTH, SOUTH, WEST, cards, make_game, make_table, names
 
 from ewar import bridge
-from ewar.errors import EwarError, InvalidSeedError, ReplayError
+from ewar.errors import EwarError, InvalidModeError, ReplayError
 from ewar.game import Game
 from ewar.log import PlayerBack, PlayerEliminated, WrongSlap
 from ewar.replay import Replay
@@ -315,7 +315,7 @@ class TestLenientHouseRule:
         assert game.over and game.outcome.reason == "eliminated"
 
     def test_a_daily_game_cannot_be_lenient(self):
-        with pytest.raises(InvalidSeedError):
+        with pytest.raises(InvalidModeError):
             Game(0, mode="daily", date="2026-11-30", lenient=True)
 
     def test_the_bridge_plays_daily_games_with_standard_rules(self):

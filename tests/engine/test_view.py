@@ -232,10 +232,10 @@ class TestSeatsAndTurn:
         assert view["collecting"]["by"] == "south" and view["collecting"]["at"] >= game.clock
 
     def test_settings_are_shown(self):
-        game = Game(-12, speed="slow", lenient=True)
+        game = Game(12, speed="slow", lenient=True)
         view = check_view(game)
         assert (view["seed"], view["mode"], view["date"], view["speed"], view["lenient"]) == (
-            -12,
+            12,
             "practice",
             None,
             "slow",
