@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import copy
 from dataclasses import dataclass
+from enum import StrEnum
 
 from . import cpu
 from .cards import card_name
@@ -44,13 +45,23 @@ _SLAP, _COLLECT, _FLIP, _LIMIT = 0, 1, 2, 3
 CPU_SEATS = (1, 2, 3)
 
 
+class Ending(StrEnum):
+    """Why a game ended for the human (the result's and the game_over event's ``reason``)."""
+
+    WON = "won"  # the human holds every card
+    CPU_WON = "cpu_won"  # a computer player does
+    ELIMINATED = "eliminated"  # the human slapped wrongly with no cards
+    TIME_LIMIT = "time_limit"  # the bound every game ends by; the leader wins
+    RESIGNED = "resigned"
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a game ended for the human."""
 
     won: bool
     winner: int | None  # the seat holding every card, or the leader at the time limit
-    reason: str  # "won", "eliminated", "cpu_won", "time_limit" or "resigned"
+    reason: Ending
     duration_ms: int
     score: Score
     stats: GameStats
@@ -60,7 +71,7 @@ class Outcome:
         return {
             "won": self.won,
             "winner": None if self.winner is None else SEATS[self.winner],
-            "reason": self.reason,
+            "reason": self.reason.value,
             "duration_ms": self.duration_ms,
             "score": self.score.total,
             "breakdown": self.score.breakdown,
@@ -227,7 +238,7 @@ class Game:
             elif action == SLAP:
                 self._slap(time_ms, SOUTH)
             else:
-                self._finish(time_ms, False, None, "resigned")
+                self._finish(time_ms, False, None, Ending.RESIGNED)
         except IllegalActionError:
             if saved is not None:
                 self._restore(saved)
@@ -323,11 +334,11 @@ class Game:
                 when,
                 table.winner == SOUTH,
                 table.winner,
-                "won" if table.winner == SOUTH else "cpu_won",
+                Ending.WON if table.winner == SOUTH else Ending.CPU_WON,
             )
             return
         if table.eliminated[SOUTH]:
-            self._finish(when, False, None, "eliminated")
+            self._finish(when, False, None, Ending.ELIMINATED)
             return
         if pile_changed:
             self._unschedule(_SLAP)
@@ -394,9 +405,9 @@ class Game:
         counts = [len(pack) for pack in self.table.packs]
         # the human must lead outright: a tie (say, a human who never flips) is no win
         leader = max(range(4), key=lambda seat: (counts[seat], seat != SOUTH, -seat))
-        self._finish(when, leader == SOUTH, leader, "time_limit")
+        self._finish(when, leader == SOUTH, leader, Ending.TIME_LIMIT)
 
-    def _finish(self, when: int, won: bool, winner: int | None, reason: str) -> None:
+    def _finish(self, when: int, won: bool, winner: int | None, reason: Ending) -> None:
         if won:
             score = Score.for_win(when, self.wrong_slaps)
         else:
@@ -413,7 +424,7 @@ class Game:
                 "won": won,
                 "winner": None if winner is None else SEATS[winner],
                 "score": score.total,
-                "reason": reason,
+                "reason": reason.value,
             }
         )
 

@@ -21,7 +21,7 @@ from support import (
 
 from ewar.cards import card_name, full_deck
 from ewar.errors import GameOverError
-from ewar.game import TIME_LIMIT_MS, Game
+from ewar.game import TIME_LIMIT_MS, Ending, Game
 
 ALL_BUT_7C_7D = " ".join(card_name(c) for c in full_deck() if card_name(c) not in ("7C", "7D"))
 
@@ -168,3 +168,23 @@ class TestEveryGameEnds:
         for day in range(1, 31):
             game = play_simulated_human(Game.daily(f"2026-11-{day:02d}"))
             assert game.over and game.outcome.duration_ms <= TIME_LIMIT_MS
+
+
+class TestHowItEnded:
+    """The outcome names how the game ended with an enum; the page and records read its text."""
+
+    def test_a_resigned_game_ends_resigned(self):
+        game = Game(3)
+        game.resign(100)
+        assert game.outcome.reason is Ending.RESIGNED
+        assert game.outcome.to_dict()["reason"] == "resigned"
+        assert type(game.outcome.to_dict()["reason"]) is str
+
+    def test_every_ending_is_a_word_the_page_knows(self):
+        assert [ending.value for ending in Ending] == [
+            "won",
+            "cpu_won",
+            "eliminated",
+            "time_limit",
+            "resigned",
+        ]
