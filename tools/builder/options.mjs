@@ -1,4 +1,4 @@
-// The command lines of the build's Node scripts (snapshot.mjs, stdlib.mjs): string options, some required.
+// The command lines of the build's Node scripts (snapshot.mjs, stdlib.mjs): string options in, an exit status out.
 import { parseArgs } from "node:util";
 
 /**
@@ -11,4 +11,15 @@ export function stringOptions(names, required) {
     if (!values[name]) throw new Error(`--${name} is required`);
   }
   return values;
+}
+
+/** Runs a script's main() and ends the process: 0, or 1 with the error on stderr under the script's name. */
+export async function runToExit(name, main) {
+  try {
+    await main();
+    process.exit(0); // Pyodide keeps handles open; a build step must end.
+  } catch (error) {
+    process.stderr.write(`${name}: ${error.stack ?? error}\n`);
+    process.exit(1);
+  }
 }

@@ -26,7 +26,7 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "no
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
-import { stringOptions } from "./options.mjs";
+import { runToExit, stringOptions } from "./options.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const HOST = path.resolve(HERE, "../../web/common/host.js");
@@ -160,10 +160,4 @@ async function main() {
   process.stdout.write(`${JSON.stringify(facts)}\n`);
 }
 
-try {
-  await main();
-  process.exit(0); // Pyodide keeps handles open; a build step must end.
-} catch (error) {
-  process.stderr.write(`snapshot: ${error.stack ?? error}\n`);
-  process.exit(1);
-}
+await runToExit("snapshot", main);

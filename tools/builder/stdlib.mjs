@@ -14,7 +14,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { stringOptions } from "./options.mjs";
+import { runToExit, stringOptions } from "./options.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const HOST = path.resolve(HERE, "../../web/common/host.js");
@@ -100,10 +100,4 @@ async function main() {
   process.stdout.write(`${JSON.stringify({ entries, imported })}\n`);
 }
 
-try {
-  await main();
-  process.exit(0); // Pyodide keeps handles open; a build step must end.
-} catch (error) {
-  process.stderr.write(`stdlib: ${error.stack ?? error}\n`);
-  process.exit(1);
-}
+await runToExit("stdlib", main);
