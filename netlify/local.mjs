@@ -6,8 +6,8 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { config as boardConfig } from "./functions/board/board.mjs";
 import { migrate } from "./database/migrate.mjs";
+import { config as boardConfig } from "./functions/board/board.mjs";
 import { engineLoader } from "./functions/scores/engine.mjs";
 import { createScoresHandler } from "./functions/scores/handler.mjs";
 import { config as postConfig } from "./functions/scores/scores.mjs";

@@ -28,7 +28,9 @@ def server_bin() -> Path:
     for folder in BIN_DIRS:
         if (folder / "initdb").is_file() and (folder / "pg_ctl").is_file():
             return folder
-    raise PostgresMissing("no PostgreSQL server binaries under /usr/lib/postgresql: apt-get install postgresql")
+    raise PostgresMissing(
+        "no PostgreSQL server binaries under /usr/lib/postgresql: apt-get install postgresql"
+    )
 
 
 def _as_owner(command: list[str], owner: str | None) -> list[str]:
@@ -51,13 +53,36 @@ def temporary_server() -> Iterator[str]:
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE, "check": True}
     try:
         subprocess.run(
-            _as_owner([str(binaries / "initdb"), "-D", str(data), "-U", user, "-A", "trust", "-E", "UTF8"], owner),
+            _as_owner(
+                [
+                    str(binaries / "initdb"),
+                    "-D",
+                    str(data),
+                    "-U",
+                    user,
+                    "-A",
+                    "trust",
+                    "-E",
+                    "UTF8",
+                ],
+                owner,
+            ),
             **quiet,
         )
         options = f"-k {socket_dir} -c listen_addresses='' -c fsync=off -c max_connections=200"
         subprocess.run(
             _as_owner(
-                [str(binaries / "pg_ctl"), "-D", str(data), "-l", str(base / "log"), "-o", options, "-w", "start"],
+                [
+                    str(binaries / "pg_ctl"),
+                    "-D",
+                    str(data),
+                    "-l",
+                    str(base / "log"),
+                    "-o",
+                    options,
+                    "-w",
+                    "start",
+                ],
                 owner,
             ),
             **quiet,
@@ -66,7 +91,9 @@ def temporary_server() -> Iterator[str]:
     finally:
         if (data / "postmaster.pid").exists():
             subprocess.run(
-                _as_owner([str(binaries / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"], owner),
+                _as_owner(
+                    [str(binaries / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"], owner
+                ),
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )

@@ -80,11 +80,17 @@ const CLAIM_REFUSALS = {
   name: [409, "name_taken", "That name, or one that looks just like it, is already on today's board: pick another."],
 };
 
-/** The production database: Netlify Database's pool, made on first use (a missing database is a 503). */
+/**
+ * The production database: Netlify Database's pool, made on first use (a missing database is a 503). An idle
+ * connection the server drops is logged, not left to crash the instance; the next query opens another.
+ */
 function netlifyDatabase() {
   let pool = null;
   return () => {
-    pool ??= getDatabase().pool;
+    if (!pool) {
+      pool = getDatabase().pool;
+      pool.on?.("error", (error) => console.error(`scores: idle database connection lost: ${error.message}`));
+    }
     return pool;
   };
 }

@@ -22,8 +22,9 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /**
  * The facts of an accepted verdict ({ score, won, reason, duration_ms, wrong_slaps, piles_slapped,
- * actions_sha256, game_sha256 }: game_sha256 is the game's path without its milliseconds, one entry a day), or a Rejection(422) carrying the judge's code and message. A verdict of neither shape is an
- * internal failure (thrown as a plain Error: the caller answers 503).
+ * actions_sha256, game_sha256 }: game_sha256 is the game's path without its milliseconds, the board's one entry
+ * a game), or a Rejection(422) carrying the judge's code and message. A verdict of neither shape is an internal
+ * failure (thrown as a plain Error: the caller answers 503).
  */
 export function factsOf(verdict) {
   if (verdict?.ok === false) {
