@@ -1,29 +1,41 @@
-// The daily board at scale, on loopback against the real local Blobs server: N submissions through the scores
-// handler (the stand-in judge: judging costs the same at any board size and bench_scores.mjs measures it), merges
-// running as in production, then every entry checked: none lost, every entry's rank equal to a brute-force count
-// (all of them from the store, a sample through the API).
-// Prints the sustained rate, p50/p99 per tenth of the run (does a submission cost more on a bigger board?), the
-// Blobs requests per submission, and progress lines on stderr; gives up, with what it saw, when no submission
-// completes for --stall-s seconds.
-// Usage: node benchmarks/bench_board.mjs [--count 100000] [--concurrency 32] [--json] [--svg docs/board-scale.svg]
-import { writeFileSync } from "node:fs";
+// The daily board on Postgres, measured against a real PostgreSQL server (EWAR_TEST_DATABASE_URL; run it under
+// `python -m tools.builder.postgres -- ...`), beside the Netlify Blobs store it replaced:
+//
+// 1. Sustained: submissions arrive at --rate a second for --seconds (open loop: each is sent at its time, whether
+//    or not the earlier ones are answered) through the scores handler with the stand-in judge (entries judged
+//    beforehand: the store's path, not the judge's, which bench_scores.mjs measures). Then: none lost (every 201 is
+//    a row, a bucket count and a replay), and every entry's rank from the store equal to its place in a brute-force
+//    sort of all rows. With --blobs-root DIR (a checkout that still has the Blobs store, e.g. the commit before this
+//    one, with its node_modules), the same schedule for --blobs-seconds against that store, for comparison.
+// 2. A day of --day-entries entries, bulk-inserted with generate_series: the rank query and the top-50 board query,
+//    p50/p99 over --queries each, and the bytes an entry takes (table and indexes; the replay measured apart).
+//
+// Usage: node benchmarks/bench_board.mjs [--rate 200] [--seconds 60] [--blobs-root DIR] [--blobs-seconds 20]
+//        [--day-entries 1000000] [--queries 1000] [--json] [--svg docs/board-postgres.svg]
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
-import { fileURLToPath } from "node:url";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { bucketOf, compareBuckets, mergedRank } from "../netlify/functions/scores/board.mjs";
+import { freshDatabase } from "../netlify/database/testdb.mjs";
 import {
   datesAround,
-  getRequest,
   postRequest,
+  pythonReplays,
   standInEngine,
   standInReplay,
-  startTestApi,
-  timedPool,
 } from "../netlify/functions/scores/fixtures.mjs";
+import { createScoresHandler } from "../netlify/functions/scores/handler.mjs";
+import { deflateReplay, ScoreStore } from "../netlify/functions/scores/store.mjs";
+import { canonicalJson } from "../netlify/functions/scores/submission.mjs";
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const round = (value) => Math.round(value * 10) / 10;
+const round = (value, places = 1) => Math.round(value * 10 ** places) / 10 ** places;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const summary = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { n: sorted.length, p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)) };
+};
 
 /** A small deterministic generator, so two runs send the same scores. */
 function generator(seed) {
@@ -35,434 +47,343 @@ function generator(seed) {
 }
 
 /** Scores spread like a real day's: most games won between 500 and 2,000, some lost at 25 a pile. */
-function submissionsOf(count, date) {
+function submissionsOf(count, date, prefix) {
   const random = generator(20261130);
   return Array.from({ length: count }, (_, at) => {
     const won = random() < 0.7;
     const score = won ? 500 + Math.floor(random() * 1500) : 25 * Math.floor(random() * 40);
-    const id = `bench${String(at).padStart(11, "0")}`;
-    return { id, name: `P${at}`, date, score, replay: standInReplay({ score, won, actions: [id] }) };
+    const id = `${prefix}${String(at).padStart(14, "0")}`;
+    return { id, name: `P${prefix}${at}`, date, score, replay: standInReplay({ score, won, actions: [id] }) };
   });
 }
 
-/** The (won, score) bucket a submission's game ranks in. */
-const bucketOfSent = (one) => bucketOf(one.replay.stand_in.won, one.score);
-
-/** Counts the Blobs requests the store makes, by method. */
-function countingFetch() {
-  const counts = { GET: 0, PUT: 0, DELETE: 0 };
-  return {
-    counts,
-    fetch: (url, init = {}) => {
-      const method = String(init.method ?? "GET").toUpperCase();
-      counts[method] = (counts[method] ?? 0) + 1;
-      return fetch(url, init);
-    },
-  };
+/**
+ * Sends `sent` open-loop at `rate` a second through `handle`; resolves to { answers, latencies (ms from each
+ * one's scheduled time to its answer), perSecond: [{ second, p50, p99 }], elapsedS }.
+ */
+async function openLoop(handle, sent, rate) {
+  const started = performance.now();
+  const latencies = new Array(sent.length);
+  const answers = new Array(sent.length);
+  const pending = [];
+  for (let at = 0; at < sent.length; at += 1) {
+    const due = started + (at * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await sleep(wait);
+    pending.push(
+      handle(postRequest(sent[at])).then(async (response) => {
+        answers[at] = { status: response.status, body: await response.json() };
+        latencies[at] = performance.now() - due;
+      }),
+    );
+  }
+  await Promise.all(pending);
+  const elapsedS = (performance.now() - started) / 1000;
+  const perSecond = [];
+  const seconds = Math.ceil(sent.length / rate);
+  for (let second = 0; second < seconds; second += 1) {
+    const slice = latencies.slice(second * rate, (second + 1) * rate);
+    perSecond.push({ second, ...summary(slice) });
+  }
+  return { answers, latencies, perSecond, elapsedS };
 }
 
-/** Counts what the handler logs as failed (store faults, failed merges) while `run` runs; keeps the first few. */
-async function countingLoggedFailures(run) {
-  const logged = { count: 0, first: [] };
-  const original = console.error;
-  console.error = (...parts) => {
-    logged.count += 1;
-    if (logged.first.length < 5) logged.first.push(parts.map(String).join(" ").slice(0, 200));
-  };
+/** Every sent entry checked against the database: none lost, every rank its place in a brute-force sort. */
+async function checkEverything(pool, store, date, sent, answers) {
+  const accepted = sent.filter((_, at) => answers[at].status === 201);
+  const counts = (
+    await pool.query(`SELECT (SELECT count(*) FROM entries)::int AS entries,
+      (SELECT coalesce(sum(entries), 0) FROM buckets)::int AS counted, (SELECT count(*) FROM replays)::int AS replays`)
+  ).rows[0];
+  const { rows } = await pool.query("SELECT id, won, score, seq::text AS seq FROM entries WHERE day = $1::date", [
+    date,
+  ]);
+  // Brute force, in JavaScript: every win above every loss, then higher score, then earlier arrival.
+  rows.sort((a, b) => Number(b.won) - Number(a.won) || b.score - a.score || Number(BigInt(a.seq) - BigInt(b.seq)));
+  const place = new Map(rows.map((row, at) => [row.id, at + 1]));
+  const stored = new Set(rows.map((row) => row.id));
+  const lost = accepted.filter((one) => !stored.has(one.id)).map((one) => one.id);
+  let wrong = 0;
+  const rankMs = [];
+  for (const one of accepted) {
+    const started = performance.now();
+    const { rank, total } = await store.standing(date, one.id);
+    rankMs.push(performance.now() - started);
+    if (rank !== place.get(one.id) || total !== rows.length) wrong += 1;
+  }
+  return { accepted: accepted.length, counts, lost: lost.length, ranksChecked: accepted.length, wrong, rankMs };
+}
+
+/** The sustained run on Postgres: a fresh database, the handler, the stand-in judge. */
+async function sustainedPostgres({ rate, seconds, date }) {
+  const database = await freshDatabase({ max: 20 });
   try {
-    return { result: await run(), logged };
+    const handle = createScoresHandler({ database: () => database.pool, getEngine: async () => standInEngine() });
+    const sent = submissionsOf(rate * seconds, date, "pg");
+    const run = await openLoop(handle, sent, rate);
+    const check = await checkEverything(database.pool, new ScoreStore(database.pool), date, sent, run.answers);
+    const notCreated = run.answers.filter((answer) => answer.status !== 201).map((answer) => answer.status);
+    return {
+      store: "postgres",
+      rate,
+      seconds,
+      sent: sent.length,
+      achieved_per_s: round(sent.length / run.elapsedS),
+      latency_ms: summary(run.latencies),
+      per_second: run.perSecond,
+      not_201: notCreated.length,
+      ...check,
+      rank_query_ms: summary(check.rankMs),
+      rankMs: undefined,
+    };
   } finally {
-    console.error = original;
+    await database.drop();
   }
 }
 
-/**
- * Brute force: for each (won, score) bucket, how many entries rank above it and how many share it. An entry's rank
- * is right when it is above + 1 .. above + tied (ties go to the entry merged first).
- */
-function bruteForce(sent) {
-  const tied = new Map();
-  for (const one of sent) {
-    const bucket = bucketOfSent(one);
-    tied.set(bucket, (tied.get(bucket) ?? 0) + 1);
-  }
-  const buckets = [...tied.keys()].sort(compareBuckets);
-  const above = new Map();
-  let sum = 0;
-  for (const bucket of buckets) {
-    above.set(bucket, sum);
-    sum += tied.get(bucket);
-  }
-  return {
-    tied,
-    above,
-    range: (one) => [above.get(bucketOfSent(one)) + 1, above.get(bucketOfSent(one)) + tied.get(bucketOfSent(one))],
-  };
-}
-
-/**
- * Every entry checked in the store itself: the summary's count of each bucket is the brute-force one, and each
- * entry's place, read from the store, gives it a rank (board.mjs's own formula) within its brute-force range, no
- * two entries the same. Resolves to { checked, wrong: [first few], histogramOk, queued }.
- */
-async function checkEveryRank(table, date, sent, truth) {
-  const summary = await table.read(`${date}/board`);
-  const queued = (await table.keys(`${date}/queue/`)).length;
-  const histogramOk =
-    Object.keys(summary.counts).length === truth.tied.size &&
-    [...truth.tied].every(([bucket, count]) => summary.counts[bucket] === count);
-  const lastMerged = new Map(summary.merged.map((entry) => [entry.id, entry]));
-  const wrong = [];
-  const taken = new Set();
-  await timedPool(sent.length, 64, async (at) => {
-    const one = sent[at];
-    const where = (await table.read(`${date}/places/${one.id}`)) ?? lastMerged.get(one.id);
-    const rank = where ? mergedRank(summary, [], where) : null;
-    const [low, high] = truth.range(one);
-    if (rank === null || rank < low || rank > high || taken.has(rank)) {
-      wrong.push(`${one.id}: ${rank}, expected ${low}..${high}${taken.has(rank) ? " (taken twice)" : ""}`);
-    }
-    taken.add(rank);
-  });
-  return {
-    checked: sent.length - wrong.length,
-    wrong: wrong.slice(0, 5),
-    wrongCount: wrong.length,
-    histogramOk,
-    queued,
-    summary,
-  };
-}
-
-const removeLater = [];
-
-/** Deletes the runs' Blobs folders (after the report is out: 100,000 entries take minutes to delete). */
-export function removeRunData() {
-  for (const remove of removeLater.splice(0)) remove();
-}
-
-/**
- * Sends `count` submissions, `concurrency` at a time, through the handler over the real local Blobs server; then
- * lets the merges finish and checks every entry. `progress(line)` hears of each tenth of the run. Rejects when no
- * submission completes for `stallMs`. Resolves to the report.
- */
-export async function measureBoard({
-  count = 100_000,
-  concurrency = 32,
-  checkSample = 2000,
-  stallMs = 120_000,
-  progress = () => {},
-} = {}) {
-  const nowMs = Date.now();
-  const { today } = datesAround(nowMs);
-  const counter = countingFetch();
-  const api = await startTestApi({
-    nowMs,
+/** The same schedule against the Blobs store of another checkout (its netlify/local.mjs), for comparison. */
+async function sustainedBlobs({ root, rate, seconds, date }) {
+  const { startLocalApi } = await import(pathToFileURL(path.join(root, "netlify", "local.mjs")).href);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "ewar-bench-blobs-"));
+  const api = await startLocalApi({
+    dataDir,
     getEngine: async () => standInEngine(),
-    blobsFetch: counter.fetch,
-    boardCacheMs: 1000,
+    rateLimit: false,
     blobsInChildProcess: true,
   });
-  const table = api.storeTable();
   try {
-    const sent = submissionsOf(count, today);
-    const requestsAt = [];
-    const started = performance.now();
-    let done = 0;
-    let retried = 0;
-    let lastDone = performance.now();
-    let lastTotal = 0;
-    const send = async (at) => {
-      // As the page's outbox does: a 503 (the store failed, nothing half-done) is sent again after Retry-After.
-      for (let attempt = 0; ; attempt += 1) {
-        const response = await api.handle(postRequest(sent[at]));
-        const body = await response.json();
-        if (response.status === 201 || (response.status === 200 && attempt > 0)) {
-          lastTotal = body.total;
-          break;
-        }
-        if (response.status !== 503 || attempt === 20) {
-          throw new Error(`submission ${at}: ${response.status} ${JSON.stringify(body)}`);
-        }
-        retried += 1;
-        await sleep(Number(response.headers.get("retry-after")) * 1000);
-      }
-      done += 1;
-      lastDone = performance.now();
-      if (done % Math.ceil(count / 10) === 0) {
-        requestsAt.push({ at: done, ...counter.counts });
-        reportProgress(done, lastTotal).catch(() => {}); // not awaited: no submission's time includes it
-      }
-    };
-    const reportProgress = async (sentSoFar, shownTotal) => {
-      const merged = (await table.read(`${today}/board`))?.total ?? 0;
-      const seconds = (performance.now() - started) / 1000;
-      progress(
-        `${sentSoFar.toLocaleString("en")} sent in ${seconds.toFixed(0)} s (${round(sentSoFar / seconds)} a second); ` +
-          `board total ${shownTotal.toLocaleString("en")}, ${merged.toLocaleString("en")} merged`,
-      );
-    };
-    let watchdog;
-    const stalled = new Promise((_, reject) => {
-      watchdog = setInterval(async () => {
-        if (performance.now() - lastDone < stallMs) return;
-        clearInterval(watchdog);
-        const merged = (await table.read(`${today}/board`).catch(() => null))?.total;
-        const queued = (await table.keys(`${today}/queue/`).catch(() => [])).length;
-        reject(
-          new Error(
-            `stalled: no submission completed for ${stallMs / 1000} s; ${done} of ${count} sent, ` +
-              `${merged} merged, ${queued} queue keys`,
-          ),
-        );
-      }, 1000);
-    });
-    const { result: latencies, logged } = await countingLoggedFailures(() =>
-      Promise.race([timedPool(count, concurrency, send), stalled]).finally(() => clearInterval(watchdog)),
-    );
-    const sendMs = performance.now() - started;
-    // Let the merges finish: a board read starts one while entries are queued.
-    let queuedAfterSend = null;
-    for (let attempt = 0; attempt < 30; attempt += 1) {
-      await api.settle();
-      const queued = (await table.keys(`${today}/queue/`)).length;
-      queuedAfterSend ??= queued;
-      if (queued === 0) break;
-      await api.handle(getRequest({ date: today }));
-      await sleep(200);
-    }
-    const read = async (query) => (await api.handle(getRequest(query))).json();
-    const view = await read({ date: today });
-    const truth = bruteForce(sent);
-    const checkStarted = performance.now();
-    const every = await checkEveryRank(table, today, sent, truth);
-    const checkMs = performance.now() - checkStarted;
-    const sample = Array.from({ length: Math.min(checkSample, count) }, (_, at) =>
-      Math.floor((at * count) / Math.min(checkSample, count)),
-    );
-    const wrongApiRanks = [];
-    for (const at of sample) {
-      const { you } = await read({ date: today, id: sent[at].id });
-      const [low, high] = truth.range(sent[at]);
-      if (!you || you.rank < low || you.rank > high)
-        wrongApiRanks.push(`${sent[at].id}: ${you?.rank}, expected ${low}..${high}`);
-    }
-    const topTruth = [...sent].sort((a, b) => compareBuckets(bucketOfSent(a), bucketOfSent(b))).slice(0, 50);
-    const topOk =
-      view.entries.length === Math.min(50, count) &&
-      view.entries.every((row, at) => row.score === topTruth[at].score && row.won === topTruth[at].replay.stand_in.won);
-    const tenth = Math.ceil(count / 10);
-    const deciles = Array.from({ length: 10 }, (_, part) => {
-      const slice = latencies.slice(part * tenth, (part + 1) * tenth).sort((a, b) => a - b);
-      return slice.length
-        ? {
-            upTo: Math.min(count, (part + 1) * tenth),
-            p50: round(percentile(slice, 50)),
-            p99: round(percentile(slice, 99)),
-          }
-        : null;
-    }).filter(Boolean);
-    const perSubmission = requestsAt.map((point, part) => {
-      const previous = requestsAt[part - 1] ?? { at: 0, GET: 0, PUT: 0, DELETE: 0 };
-      const done = point.at - previous.at;
-      return {
-        upTo: point.at,
-        requests: round((point.GET + point.PUT + point.DELETE - previous.GET - previous.PUT - previous.DELETE) / done),
-        writes: round((point.PUT + point.DELETE - previous.PUT - previous.DELETE) / done),
-      };
-    });
-    const all = [...latencies].sort((a, b) => a - b);
+    const sent = submissionsOf(rate * seconds, date, "bl");
+    const run = await openLoop((request) => api.handle(request), sent, rate);
+    await api.settle();
     return {
-      count,
-      concurrency,
-      sendMs: Math.round(sendMs),
-      rate: round(count / (sendMs / 1000)),
-      p50: round(percentile(all, 50)),
-      p99: round(percentile(all, 99)),
-      total: every.summary.total,
-      shownTotal: view.total,
-      lost: count - every.summary.total,
-      queuedAfterSend,
-      queuedAtEnd: every.queued,
-      histogramOk: every.histogramOk,
-      ranksChecked: every.checked,
-      wrongRanks: every.wrong,
-      wrongRankCount: every.wrongCount,
-      checkMs: Math.round(checkMs),
-      apiRanksChecked: sample.length - wrongApiRanks.length,
-      wrongApiRanks: wrongApiRanks.slice(0, 5),
-      retried,
-      loggedFailures: logged.count,
-      firstLogged: logged.first,
-      topOk,
-      deciles,
-      perSubmission,
-      summaryBytes: JSON.stringify(every.summary).length,
-      machine: `${os.cpus().length} cores, load ${os
-        .loadavg()
-        .map((x) => x.toFixed(1))
-        .join(" ")}, node ${process.version}`,
+      store: "blobs",
+      rate,
+      seconds,
+      sent: sent.length,
+      achieved_per_s: round(sent.length / run.elapsedS),
+      latency_ms: summary(run.latencies),
+      per_second: run.perSecond,
+      not_201: run.answers.filter((answer) => answer.status !== 201).length,
     };
   } finally {
     await api.close();
-    removeLater.push(() => api.remove());
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-/** Two small line charts, one above the other: latency p50 and p99, and Blobs requests per submission, per tenth. */
-export function chartSvg(report) {
-  const width = 640;
-  const panel = { height: 220, left: 56, right: 32, top: 40, bottom: 36 };
-  const height = panel.height * 2 + 10;
-  const x = (at) => panel.left + (at / report.count) * (width - panel.left - panel.right);
-  const plot = (top, title, series, maxY, format) => {
-    const y = (value) => top + panel.height - panel.bottom - (value / maxY) * (panel.height - panel.top - panel.bottom);
-    const ticks = [0, 0.25, 0.5, 0.75, 1]
-      .map((share) => {
-        const value = maxY * share;
-        return (
-          `<text x="${panel.left - 6}" y="${(y(value) + 4).toFixed(1)}" text-anchor="end">${format(value)}</text>` +
-          `<line x1="${panel.left}" x2="${width - panel.right}" y1="${y(value).toFixed(1)}" y2="${y(value).toFixed(1)}" stroke="#ddd"/>`
-        );
-      })
-      .join("");
-    const lines = series
-      .map(({ points, color, dash, label }) => {
-        const path = points.map(([at, value]) => `${x(at).toFixed(1)},${y(value).toFixed(1)}`).join(" ");
-        const [lastAt, lastValue] = points.at(-1);
-        return (
-          `<polyline fill="none" stroke="${color}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ""} points="${path}"/>` +
-          `<text x="${x(lastAt) - 4}" y="${(y(lastValue) - 6).toFixed(1)}" text-anchor="end" fill="${color}">${label}</text>`
-        );
-      })
-      .join("");
-    return `<text x="${panel.left}" y="${top + 24}" font-size="14">${title}</text>${ticks}${lines}`;
+/** A day of `count` entries bulk-inserted; rank and top-50 queries timed; bytes per entry. */
+async function bigDay({ count, queries, date, replayBytes }) {
+  const database = await freshDatabase({ max: 4 });
+  const { pool } = database;
+  try {
+    const started = performance.now();
+    // Scores spread like the sustained run's: 70% wins at 500-1,999, losses at 25 a pile (0-975).
+    await pool.query(
+      `INSERT INTO entries (day, id, name, name_key, score, won, duration_ms, wrong_slaps, game_sha256,
+                            replay_sha256, received_at, engine_version)
+       SELECT $1::date, 'day' || lpad(g::text, 11, '0'), 'Player ' || g, 'player ' || g,
+              CASE WHEN won THEN 500 + (hashint % 1500) ELSE 25 * (hashint % 40) END, won,
+              60000 + (hashint % 200000), hashint % 3,
+              sha256(('game' || g)::bytea), sha256(('replay' || g)::bytea), 1796000000000 + g, '2.0.0'
+       FROM (SELECT g, (abs(hashtext(g::text)) % 100) < 70 AS won, abs(hashtext('s' || g)) AS hashint
+             FROM generate_series(1, $2::int) AS g) AS spread`,
+      [date, count],
+    );
+    await pool.query(
+      `INSERT INTO buckets (day, won, score, entries)
+       SELECT day, won, score, count(*) FROM entries WHERE day = $1::date GROUP BY day, won, score`,
+      [date],
+    );
+    await pool.query("VACUUM ANALYZE entries");
+    await pool.query("VACUUM ANALYZE buckets");
+    const loadS = (performance.now() - started) / 1000;
+    const store = new ScoreStore(pool);
+    const random = generator(7);
+    const rankMs = [];
+    const topMs = [];
+    let rankSample = null;
+    for (let at = 0; at < queries; at += 1) {
+      const id = `day${String(1 + Math.floor(random() * count)).padStart(11, "0")}`;
+      let t = performance.now();
+      rankSample = await store.standing(date, id);
+      rankMs.push(performance.now() - t);
+      t = performance.now();
+      const view = await store.view(date, at % 2 ? id : null);
+      topMs.push(performance.now() - t);
+      if (view.entries.length !== 50) throw new Error("the top 50 came back short");
+    }
+    const sizes = (
+      await pool.query(`SELECT pg_table_size('entries')::float8 AS entries_table,
+        pg_indexes_size('entries')::float8 AS entries_indexes, pg_total_relation_size('buckets')::float8 AS buckets`)
+    ).rows[0];
+    // Brute force on a few ranks: a plain count over the whole day.
+    let bruteOk = 0;
+    for (let at = 0; at < 20; at += 1) {
+      const id = `day${String(1 + Math.floor(random() * count)).padStart(11, "0")}`;
+      const { rank } = await store.standing(date, id);
+      const { rows } = await pool.query(
+        `SELECT 1 + count(*)::int AS rank FROM entries o, entries e WHERE e.day = $1::date AND e.id = $2
+           AND o.day = e.day AND (o.won, o.score, -o.seq) > (e.won, e.score, -e.seq)`,
+        [date, id],
+      );
+      if (rows[0].rank === rank) bruteOk += 1;
+    }
+    return {
+      entries: count,
+      load_s: round(loadS),
+      rank_query_ms: summary(rankMs),
+      board_query_ms: summary(topMs),
+      brute_force_ranks_equal: `${bruteOk} of 20`,
+      last_total: rankSample.total,
+      bytes_per_entry: {
+        row: round(sizes.entries_table / count),
+        indexes: round(sizes.entries_indexes / count),
+        buckets: round(sizes.buckets / count, 3),
+        replay_deflated: replayBytes,
+      },
+    };
+  } finally {
+    await database.drop();
+  }
+}
+
+/** The deflated size of real replays: human-like daily games played and judged in CPython. */
+function realReplayBytes(date) {
+  const plays = pythonReplays(date, ["300:1", "450:2", "600:3", "750:4"]).plays;
+  const sizes = plays.map((play) => deflateReplay(canonicalJson(play.replay)).length);
+  const json = plays.map((play) => Buffer.byteLength(canonicalJson(play.replay)));
+  return {
+    mean_deflated: Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length),
+    mean_json: Math.round(json.reduce((a, b) => a + b, 0) / json.length),
+    games: sizes.length,
   };
-  const xTicks = (top) =>
-    report.deciles
-      .filter((_, at) => at % 2 === 1)
-      .map(
-        (point) =>
-          `<text x="${x(point.upTo).toFixed(1)}" y="${top + panel.height - panel.bottom + 16}" text-anchor="middle">${point.upTo.toLocaleString("en")}</text>`,
-      )
-      .join("");
-  const maxLatency = Math.max(...report.deciles.map((point) => point.p99)) * 1.15;
-  const maxRequests = Math.max(...report.perSubmission.map((point) => point.requests)) * 1.3;
-  const latency = plot(
-    0,
-    `Submission latency (ms) as the board grows to ${report.count.toLocaleString("en")} entries`,
-    [
-      { points: report.deciles.map((point) => [point.upTo, point.p50]), color: "#1f77b4", label: "p50" },
-      { points: report.deciles.map((point) => [point.upTo, point.p99]), color: "#d62728", dash: "5 3", label: "p99" },
-    ],
-    maxLatency,
-    (value) => value.toFixed(0),
+}
+
+/** Latency per second of the sustained runs, Postgres and Blobs side by side. */
+export function chartSvg(report) {
+  const width = 720;
+  const height = 300;
+  const left = 60;
+  const bottom = 250;
+  const runs = [report.postgres, report.blobs].filter(Boolean);
+  const maxSeconds = Math.max(...runs.map((run) => run.per_second.length));
+  const maxMs = Math.max(...runs.flatMap((run) => run.per_second.map((row) => row.p99)));
+  const logMax = Math.log10(Math.max(10, maxMs));
+  const x = (second) => left + (second / Math.max(1, maxSeconds - 1)) * (width - left - 20);
+  const y = (ms) => bottom - (Math.log10(Math.max(1, ms)) / logMax) * (bottom - 30);
+  const colors = { postgres: "#1f77b4", blobs: "#d62728" };
+  const lines = runs.flatMap((run) =>
+    ["p50", "p99"].map((key) => {
+      const points = run.per_second.map((row) => `${round(x(row.second))},${round(y(row[key]))}`).join(" ");
+      const dash = key === "p99" ? ' stroke-dasharray="5,4"' : "";
+      return `<polyline fill="none" stroke="${colors[run.store]}" stroke-width="2"${dash} points="${points}"/>`;
+    }),
   );
-  const requests = plot(
-    panel.height,
-    "Blobs requests per submission (its own and its share of merges and board reads)",
-    [
-      {
-        points: report.perSubmission.map((point) => [point.upTo, point.requests]),
-        color: "#2ca02c",
-        label: "requests",
-      },
-      {
-        points: report.perSubmission.map((point) => [point.upTo, point.writes]),
-        color: "#9467bd",
-        dash: "5 3",
-        label: "writes",
-      },
-    ],
-    maxRequests,
-    (value) => value.toFixed(1),
-  );
+  const ticks = [1, 10, 100, 1000, 10000]
+    .filter((ms) => Math.log10(ms) <= logMax)
+    .map(
+      (ms) =>
+        `<line x1="${left}" x2="${width - 20}" y1="${round(y(ms))}" y2="${round(y(ms))}" stroke="#ddd"/>` +
+        `<text x="${left - 6}" y="${round(y(ms)) + 4}" text-anchor="end" font-size="11">${ms} ms</text>`,
+    );
+  const legend = runs
+    .map(
+      (run, at) =>
+        `<text x="${left + 10}" y="${20 + at * 16}" font-size="12" fill="${colors[run.store]}">${run.store}: ` +
+        `${run.sent} sent at ${run.rate}/s (solid p50, dashed p99 per second)</text>`,
+    )
+    .join("");
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" ` +
-    `font-size="12" viewBox="0 0 ${width} ${height}">
-<title>The daily board at scale: latency and cost per submission as the board grows</title>
-<rect width="${width}" height="${height}" fill="#fff"/>
-${latency}${xTicks(0)}
-${requests}${xTicks(panel.height)}
-<text x="${(width + panel.left) / 2}" y="${height - 4}" text-anchor="middle">entries on the board</text>
-</svg>
-`
+    `role="img" aria-label="Submission latency per second, Postgres and Blobs">` +
+    `<rect width="100%" height="100%" fill="#fff"/>${ticks.join("")}${lines.join("")}${legend}` +
+    `<text x="${(width + left) / 2}" y="${height - 15}" text-anchor="middle" font-size="12">second of the run</text>` +
+    "</svg>\n"
   );
 }
 
 function printReport(report) {
-  const n = (value) => value.toLocaleString("en");
-  console.log(
-    `${n(report.count)} submissions, ${report.concurrency} at a time, over the local Blobs server: ` +
-      `${report.rate} a second sustained (${(report.sendMs / 1000).toFixed(1)} s); p50 ${report.p50} ms, p99 ${report.p99} ms`,
+  const { postgres: pg, blobs, day, replay } = report;
+  const row = (label, a, b) =>
+    console.log(`${label.padEnd(34)} ${String(a).padStart(22)} ${String(b ?? "-").padStart(22)}`);
+  console.log(`\nSustained submissions (stand-in judge), open loop`);
+  row("", "postgres", "blobs");
+  row("rate asked x seconds", `${pg.rate}/s x ${pg.seconds}`, blobs && `${blobs.rate}/s x ${blobs.seconds}`);
+  row("sent", pg.sent, blobs?.sent);
+  row("achieved per second", pg.achieved_per_s, blobs?.achieved_per_s);
+  row(
+    "latency p50 / p99 ms",
+    `${pg.latency_ms.p50} / ${pg.latency_ms.p99}`,
+    blobs && `${blobs.latency_ms.p50} / ${blobs.latency_ms.p99}`,
   );
-  console.log(
-    `Board afterwards: total ${n(report.total)} (lost ${report.lost}); ${n(report.queuedAfterSend)} entries were ` +
-      `still queued once the merges started during the run had ended, ${report.queuedAtEnd} at the end; histogram ` +
-      `${report.histogramOk ? "equal to the brute-force one" : "WRONG"}; top 50 ${report.topOk ? "right" : "WRONG"}`,
-  );
-  console.log(
-    `Ranks: ${n(report.ranksChecked)} of ${n(report.count)} from the store equal to a brute-force count` +
-      `${report.wrongRankCount ? ` (${report.wrongRankCount} WRONG: ${report.wrongRanks.join("; ")})` : ""} ` +
-      `(checked in ${(report.checkMs / 1000).toFixed(1)} s); ${n(report.apiRanksChecked)} sampled through the API` +
-      `${report.wrongApiRanks.length ? ` (WRONG: ${report.wrongApiRanks.join("; ")})` : " equal too"}`,
-  );
-  console.log(
-    `Submissions answered 503 and sent again (as the outbox does): ${report.retried}; failures the handler logged: ` +
-      `${report.loggedFailures}${report.firstLogged.length ? ` (first: ${report.firstLogged.join(" | ")})` : ""}`,
-  );
-  console.log(`The summary blob at the end: ${n(report.summaryBytes)} bytes`);
-  console.log("Per tenth of the run (board size → latency p50 / p99, Blobs requests and writes per submission):");
-  for (const [at, point] of report.deciles.entries()) {
-    const cost = report.perSubmission[at];
+  row("answers other than 201", pg.not_201, blobs?.not_201);
+  row("lost (201 and not stored)", pg.lost, "-");
+  row("rows / counted / replays", `${pg.counts.entries} / ${pg.counts.counted} / ${pg.counts.replays}`, "-");
+  row("ranks equal to brute force", `${pg.ranksChecked - pg.wrong} of ${pg.ranksChecked}`, "-");
+  row("rank query ms p50 / p99", `${pg.rank_query_ms.p50} / ${pg.rank_query_ms.p99}`, "-");
+  if (blobs && pg.latency_ms.p50 > 0) {
     console.log(
-      `  up to ${String(point.upTo).padStart(7)}: ${String(point.p50).padStart(6)} / ${String(point.p99).padStart(
-        6,
-      )} ms; ${cost?.requests ?? "?"} requests, ${cost?.writes ?? "?"} writes`,
+      `blobs / postgres: p50 x${round(blobs.latency_ms.p50 / pg.latency_ms.p50)}, p99 x${round(blobs.latency_ms.p99 / pg.latency_ms.p99)}`,
     );
   }
-  console.log(`Machine: ${report.machine}`);
+  if (day) {
+    console.log(`\nA day of ${day.entries.toLocaleString("en")} entries (loaded in ${day.load_s} s)`);
+    console.log(
+      `rank query      p50 ${day.rank_query_ms.p50} ms   p99 ${day.rank_query_ms.p99} ms   (n=${day.rank_query_ms.n})`,
+    );
+    console.log(
+      `top-50 board    p50 ${day.board_query_ms.p50} ms   p99 ${day.board_query_ms.p99} ms   (n=${day.board_query_ms.n})`,
+    );
+    console.log(`ranks equal to a brute-force count: ${day.brute_force_ranks_equal}`);
+    const bytes = day.bytes_per_entry;
+    console.log(
+      `bytes per entry: row ${bytes.row} + indexes ${bytes.indexes} + buckets ${bytes.buckets} + replay ${replay.mean_deflated} (deflated; ${replay.mean_json} as JSON, mean of ${replay.games} real games)`,
+    );
+  }
 }
-
-/** Whether the run kept every promise: nothing lost or left queued, every rank exact, the top 50 right. */
-export const boardHeld = (report) =>
-  report.lost === 0 &&
-  report.queuedAtEnd === 0 &&
-  report.histogramOk &&
-  report.wrongRankCount === 0 &&
-  report.wrongApiRanks.length === 0 &&
-  report.topOk;
 
 async function main() {
   const { values } = parseArgs({
     options: {
-      count: { type: "string", default: "100000" },
-      concurrency: { type: "string", default: "32" },
-      "stall-s": { type: "string", default: "120" },
+      rate: { type: "string", default: "200" },
+      seconds: { type: "string", default: "60" },
+      "blobs-root": { type: "string" },
+      "blobs-seconds": { type: "string", default: "20" },
+      "day-entries": { type: "string", default: "1000000" },
+      queries: { type: "string", default: "1000" },
       json: { type: "boolean", default: false },
       svg: { type: "string" },
     },
   });
-  const report = await measureBoard({
-    count: Number(values.count),
-    concurrency: Number(values.concurrency),
-    stallMs: Number(values["stall-s"]) * 1000,
-    progress: (line) => process.stderr.write(`${line}\n`),
-  });
-  if (values.json) console.log(JSON.stringify(report));
+  const date = datesAround(Date.now()).today;
+  const rate = Number(values.rate);
+  const report = { machine: { cpus: os.cpus().length, load: os.loadavg().map((l) => round(l, 2)) } };
+  report.postgres = await sustainedPostgres({ rate, seconds: Number(values.seconds), date });
+  if (values["blobs-root"]) {
+    report.blobs = await sustainedBlobs({
+      root: path.resolve(values["blobs-root"]),
+      rate,
+      seconds: Number(values["blobs-seconds"]),
+      date,
+    });
+  }
+  report.replay = realReplayBytes(date);
+  const dayEntries = Number(values["day-entries"]);
+  if (dayEntries > 0) {
+    report.day = await bigDay({
+      count: dayEntries,
+      queries: Number(values.queries),
+      date,
+      replayBytes: report.replay.mean_deflated,
+    });
+  }
+  report.machine.load_after = os.loadavg().map((l) => round(l, 2));
+  if (values.json) console.log(JSON.stringify(report, null, 2));
   else printReport(report);
   if (values.svg) writeFileSync(values.svg, chartSvg(report));
-  removeRunData();
-  if (!boardHeld(report)) process.exitCode = 1;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  try {
-    await main();
-  } catch (error) {
-    console.error(error.message);
-    removeRunData();
-    process.exitCode = 1;
-  }
-  process.exit(process.exitCode ?? 0);
-}
+main().catch((error) => {
+  console.error(error.stack ?? error);
+  process.exit(1);
+});

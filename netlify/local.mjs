@@ -1,21 +1,20 @@
-// Runs the scores function locally: Netlify Blobs' own server on 127.0.0.1 (data kept in a folder), the handler, and
-// the function's declared rate limit (config.rateLimit) applied as the platform would, to the one local client.
+// Runs the scores API locally: the same handler and SQL as on Netlify, on an embedded Postgres (PGlite, as
+// `netlify dev` does) whose data is kept in a folder, and the two functions' declared rate limits applied as the
+// platform would, to the one local client.
 //
-// startLocalApi({ dataDir }) → { handle(Request): Promise<Response>, settle(), storeTable(), close(), ready }
-// The Blobs server's port and token stay inside this process: they are passed to the handler as store options,
-// never put in the environment, printed or written to disk.
+// startLocalApi({ dataDir, rateLimit }) → { ready, handle(Request): Promise<Response>, database, close() }
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { openStore } from "./functions/scores/blobs.mjs";
+import { PGlite } from "@electric-sql/pglite";
+import { migrate } from "./database/migrate.mjs";
+import { config as boardConfig } from "./functions/board/board.mjs";
 import { engineLoader } from "./functions/scores/engine.mjs";
-import { config, createScoresHandler } from "./functions/scores/scores.mjs";
-import { startBlobsServer, startBlobsServerProcess } from "./local-blobs.mjs";
-
-/** The deploy context of local runs: its store is "ewar-scores-dev", never production's. */
-export const LOCAL_CONTEXT = "dev";
+import { createScoresHandler } from "./functions/scores/handler.mjs";
+import { config as postConfig } from "./functions/scores/scores.mjs";
 
 /**
- * A sliding-window limiter with the numbers of `config.rateLimit`: answers the 429 the platform would, with
- * Retry-After (seconds until the oldest request of the window leaves it), or null to let the request through.
+ * A sliding-window limiter with the numbers of a function's `config.rateLimit`: answers the 429 the platform would,
+ * with Retry-After (seconds until the oldest request of the window leaves it), or null to let the request through.
  */
 export function rateLimiter({ windowLimit, windowSize }, clock = () => performance.now()) {
   const arrivals = [];
@@ -34,26 +33,33 @@ export function rateLimiter({ windowLimit, windowSize }, clock = () => performan
   };
 }
 
+/** One limiter per function, chosen as Netlify routes: by the methods each function's config names. */
+export function routedLimiter(configs = [postConfig, boardConfig], clock = undefined) {
+  const routes = configs.map((config) => ({ methods: config.method, limit: rateLimiter(config.rateLimit, clock) }));
+  return (request) => routes.find((route) => route.methods.includes(request.method))?.limit() ?? null;
+}
+
 /**
- * The local scores API over a Blobs folder that survives restarts. `engine`: loadEngine options; `getEngine`: an
- * engine loader to share (tests); `now`: the clock; `boardCacheMs`: see createScoresHandler; `rateLimit`: false
- * to serve without the function's declared limit (tests and benchmarks that send many requests);
- * `blobsInChildProcess`: run the Blobs server in a process of its own.
- * Resolves to { ready, handle(request, context), settle(), storeTable(), close() }.
+ * The local scores API over a PGlite database kept in `dataDir` (made if missing; the migrations applied).
+ * `engine`: loadEngine options; `getEngine`: an engine loader to share (tests); `now`: the clock; `rateLimit`:
+ * false to serve without the functions' declared limits (tests that send many requests); `database`: another db
+ * to use instead (a pg Pool: tests against a PostgreSQL server).
  */
 export async function startLocalApi({
   dataDir,
   engine: engineOptions = {},
   getEngine: sharedLoader,
   now,
-  boardCacheMs,
   rateLimit = true,
-  deployContext = LOCAL_CONTEXT,
-  blobsFetch,
-  blobsInChildProcess = false,
+  database,
 } = {}) {
-  if (!dataDir) throw new Error("startLocalApi needs a dataDir");
-  const blobsServer = await (blobsInChildProcess ? startBlobsServerProcess : startBlobsServer)(path.resolve(dataDir));
+  if (!dataDir && !database) throw new Error("startLocalApi needs a dataDir");
+  let db = database;
+  if (!db) {
+    await mkdir(path.resolve(dataDir), { recursive: true });
+    db = new PGlite(path.join(path.resolve(dataDir), "board"));
+  }
+  await migrate(db);
   const getEngine = sharedLoader ?? engineLoader(engineOptions);
   const ready = getEngine().then(
     () => true,
@@ -62,23 +68,14 @@ export async function startLocalApi({
       return false;
     },
   );
-  const handler = createScoresHandler({
-    blobs: { ...blobsServer.options, fetch: blobsFetch },
-    deployContext,
-    getEngine,
-    now,
-    boardCacheMs,
-  });
-  const limit = rateLimit ? rateLimiter(config.rateLimit) : () => null;
+  const handler = createScoresHandler({ database: () => db, getEngine, now });
+  const limit = rateLimit ? routedLimiter() : () => null;
   return {
     ready,
-    handle: (request, context) => limit() ?? handler(request, context),
-    settle: () => handler.settle(),
-    /** The API's own store, opened directly (tests and benchmarks check what it holds). */
-    storeTable: () => openStore(deployContext, blobsServer.options),
+    database: db,
+    handle: (request) => limit(request) ?? handler(request),
     async close() {
-      await handler.settle();
-      await blobsServer.close();
+      if (!database) await db.close();
     },
   };
 }

@@ -2,7 +2,7 @@
 // scores API at /api/scores.
 //
 //   node tools/devserver.mjs [--dir dist] [--port 8000] [--host 127.0.0.1] [--netlify-toml netlify.toml]
-//                            [--data-dir .local-data/blobs] [--api-module netlify/local.mjs] [--log]
+//                            [--data-dir .local-data/board] [--api-module netlify/local.mjs] [--log]
 //
 // Static files get netlify.toml's [[headers]], parsed and matched by Netlify's own parser (@netlify/headers-parser,
 // as netlify-cli does), over a content type by extension and Netlify's default Cache-Control. API responses keep
@@ -60,7 +60,7 @@ function readOptions(argv) {
       port: { type: "string", default: "8000" },
       host: { type: "string", default: "127.0.0.1" },
       "netlify-toml": { type: "string", default: path.join(REPO_ROOT, "netlify.toml") },
-      "data-dir": { type: "string", default: ".local-data/blobs" },
+      "data-dir": { type: "string", default: ".local-data/board" },
       "api-module": { type: "string", default: path.join(REPO_ROOT, "netlify", "local.mjs") },
       log: { type: "boolean", default: false },
     },

@@ -50,7 +50,7 @@ def served_site(builder, dist: Path | None = None) -> Iterator[tuple[str, Path]]
             + "</script>"
         )
         (site / "bare.html").write_text(bare_page(inline))
-        server = builder.DevServer(site, data_dir=Path(tmp, "blobs"))
+        server = builder.DevServer(site, data_dir=Path(tmp, "board"))
         url = server.start()
         try:
             yield url.rstrip("/") + "/", site

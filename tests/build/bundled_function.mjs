@@ -1,24 +1,23 @@
-// Serves the scores function from its Netlify bundle (an unzipped .netlify/functions/scores.zip), not from the
-// source tree, against the real local Blobs server: what tests/build/test_netlify_build.py calls.
+// Serves the two functions from their Netlify bundles (unzipped .netlify/functions/scores.zip and board.zip), not
+// from the source tree, over a fresh migrated database on the test PostgreSQL server (EWAR_TEST_DATABASE_URL):
+// what tests/build/test_netlify_build.py calls.
 //
-//   node tests/build/bundled_function.mjs --bundle DIR --data DIR
+//   node tests/build/bundled_function.mjs --post DIR --read DIR
 //
-// Prints "Serving bundled function at URL" once it listens (127.0.0.1, a free port). The bundle gets what Netlify's
-// runtime gives a function: its folder as the working directory and LAMBDA_TASK_ROOT, the Blobs context in
-// NETLIFY_BLOBS_CONTEXT, and (request, context) calls of its default export.
-import { randomBytes } from "node:crypto";
-import { mkdir } from "node:fs/promises";
+// Prints "Serving bundled function at URL" once it listens (127.0.0.1, a free port). Each bundle gets what
+// Netlify's runtime gives a function: its folder as the working directory and LAMBDA_TASK_ROOT, the database in
+// NETLIFY_DB_URL, and (request, context) calls of its default export; POST goes to one, every other method to the
+// other, as their configs' methods route them.
 import http from "node:http";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { BlobsServer } from "@netlify/blobs/server";
+import { freshDatabase } from "../../netlify/database/testdb.mjs";
 import { toWebRequest } from "../../tools/web-request.mjs";
 
 const HOST = "127.0.0.1";
-const SITE_ID = "ewar-bundle-test";
 
 function listen(server) {
   return new Promise((resolve, reject) => {
@@ -33,34 +32,21 @@ async function send(res, response) {
   else res.end();
 }
 
-/** Netlify's own local Blobs server, on loopback only (its start() would listen on every interface). */
-async function startBlobs(directory) {
-  await mkdir(directory, { recursive: true });
-  const token = randomBytes(24).toString("base64url");
-  const blobs = new BlobsServer({ directory, token });
-  const server = http.createServer((req, res) => {
-    blobs.handleRequest(toWebRequest(req, blobs.address)).then(
-      (response) => send(res, response),
-      () => res.writeHead(500).end(),
-    );
-  });
-  blobs.address = await listen(server);
-  return { url: blobs.address, token };
-}
-
 async function main() {
-  const { values } = parseArgs({ options: { bundle: { type: "string" }, data: { type: "string" } } });
-  if (!values.bundle || !values.data) throw new Error("--bundle and --data are required");
-  const bundle = path.resolve(values.bundle);
-  const blobs = await startBlobs(path.resolve(values.data));
-  const blobsContext = { edgeURL: blobs.url, uncachedEdgeURL: blobs.url, siteID: SITE_ID, token: blobs.token };
-  process.env.NETLIFY_BLOBS_CONTEXT = Buffer.from(JSON.stringify(blobsContext)).toString("base64");
-  process.env.LAMBDA_TASK_ROOT = bundle;
-  process.chdir(bundle);
-  const { default: handler } = await import(pathToFileURL(path.join(bundle, "netlify/functions/scores/scores.mjs")));
-  const context = { deploy: { context: "dev", id: "bundle-test" }, site: { id: SITE_ID }, ip: HOST };
+  const { values } = parseArgs({ options: { post: { type: "string" }, read: { type: "string" } } });
+  if (!values.post || !values.read) throw new Error("--post and --read are required");
+  const database = await freshDatabase();
+  process.env.NETLIFY_DB_URL = database.url;
+  const postBundle = path.resolve(values.post);
+  process.env.LAMBDA_TASK_ROOT = postBundle;
+  process.chdir(postBundle);
+  const load = (bundle, file) => import(pathToFileURL(path.join(path.resolve(bundle), file)));
+  const { default: postHandler } = await load(values.post, "netlify/functions/scores/scores.mjs");
+  const { default: readHandler } = await load(values.read, "netlify/functions/board/board.mjs");
+  const context = { deploy: { context: "dev", id: "bundle-test" }, ip: HOST };
   const server = http.createServer(async (req, res) => {
     try {
+      const handler = req.method === "POST" ? postHandler : readHandler;
       await send(res, await handler(toWebRequest(req, `http://${req.headers.host}`), context));
     } catch (error) {
       console.error(error);
@@ -68,6 +54,12 @@ async function main() {
       res.end();
     }
   });
+  const stop = async () => {
+    server.close();
+    await database.drop().catch(() => {});
+    process.exit(0);
+  };
+  process.on("SIGTERM", stop);
   console.log(`Serving bundled function at ${await listen(server)}`);
 }
 

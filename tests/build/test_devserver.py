@@ -68,7 +68,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(site: Path) -> Iterator[tuple[str, int]]:
-    data_dir = site.parent / "blobs"
+    data_dir = site.parent / "board"
     with builder.DevServer(site, data_dir=data_dir, api_module=site.parent / "fake_api.mjs") as url:
         parts = urlsplit(url)
         yield parts.hostname, parts.port
@@ -186,7 +186,7 @@ class TestDevServerApi:
         assert headers.get_all("Set-Cookie") == ["a=1", "b=2"]
         echo = json.loads(body)
         assert echo == {
-            "dataDir": str(site.parent / "blobs"),
+            "dataDir": str(site.parent / "board"),
             "method": "POST",
             "path": "/api/scores/daily",
             "query": "?date=2026-11-30",

@@ -45,7 +45,7 @@ def declared_for(path: str) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def server(built_dist, tmp_path_factory) -> Iterator[tuple[str, int]]:
-    with builder.DevServer(built_dist.dist, data_dir=tmp_path_factory.mktemp("blobs")) as url:
+    with builder.DevServer(built_dist.dist, data_dir=tmp_path_factory.mktemp("board")) as url:
         parts = urlsplit(url)
         yield parts.hostname, parts.port
 

@@ -1,6 +1,7 @@
-"""Netlify's own toolchain: `netlify build --offline` makes the site and the function bundle, the bundle
-stays under Netlify's limits, and the bundled function (not the source tree) answers the scores API
-against the real local Blobs server. `pytest tests/build/test_netlify_build.py -s` prints the figures."""
+"""Netlify's own toolchain: `netlify build --offline` makes the site and the two function bundles, the
+manifest carries each function's rate limit (trafficRules) and methods, the bundles stay under Netlify's
+limits, and the bundled functions (not the source tree) answer the scores API over a real PostgreSQL
+server. `pytest tests/build/test_netlify_build.py -s` prints the figures."""
 
 from __future__ import annotations
 
@@ -41,6 +42,11 @@ def scores(bundles):
     return bundles["scores"]
 
 
+@pytest.fixture(scope="module")
+def board(bundles):
+    return bundles["board"]
+
+
 class TestNetlifyBuild:
     def test_makes_the_site_in_dist(self, bundles):
         info = json.loads((ROOT / "dist" / "build-info.json").read_text())
@@ -50,6 +56,36 @@ class TestNetlifyBuild:
     def test_bundles_the_scores_function_for_node_22_at_its_path(self, scores):
         assert scores.manifest["runtimeVersion"] == "nodejs22.x"
         assert [route["pattern"] for route in scores.manifest["routes"]] == ["/api/scores"]
+
+    def test_posting_and_reading_are_two_functions_on_one_path_each_with_its_rate_limit(
+        self, scores, board
+    ):
+        for bundle in (scores, board):
+            assert [route["pattern"] for route in bundle.manifest["routes"]] == ["/api/scores"]
+        assert scores.manifest["routes"][0]["methods"] == ["POST"]
+        assert "POST" not in board.manifest["routes"][0]["methods"]
+        assert "GET" in board.manifest["routes"][0]["methods"]
+        limits = {
+            bundle.name: bundle.manifest["trafficRules"]["action"]["config"]
+            for bundle in (scores, board)
+        }
+        for config in limits.values():
+            assert config["aggregate"]["keys"] == [{"type": "ip"}, {"type": "domain"}]
+        assert limits["scores"]["rateLimitConfig"] == {
+            "windowLimit": 10,
+            "windowSize": 180,
+            "algorithm": "sliding_window",
+        }
+        assert limits["board"]["rateLimitConfig"] == {
+            "windowLimit": 120,
+            "windowSize": 60,
+            "algorithm": "sliding_window",
+        }
+
+    def test_only_the_posting_function_carries_the_engine(self, board):
+        with zipfile.ZipFile(board.zip_path) as archive:
+            names = archive.namelist()
+        assert not [name for name in names if name.startswith("node_modules/pyodide/")]
 
     def test_the_bundle_holds_the_runtime_the_wheel_and_the_snapshot(self, scores):
         info = json.loads((ROOT / "dist" / "build-info.json").read_text())
@@ -93,14 +129,16 @@ def accepted_daily_record(date: str) -> tuple[dict, int]:
 
 
 @pytest.fixture(scope="module")
-def bundled_api(scores, tmp_path_factory) -> Iterator[str]:
-    unzipped = tmp_path_factory.mktemp("bundle")
-    with zipfile.ZipFile(scores.zip_path) as archive:
-        archive.extractall(unzipped)
+def bundled_api(scores, board, tmp_path_factory) -> Iterator[str]:
+    unzipped = {}
+    for bundle in (scores, board):
+        unzipped[bundle.name] = tmp_path_factory.mktemp(bundle.name)
+        with zipfile.ZipFile(bundle.zip_path) as archive:
+            archive.extractall(unzipped[bundle.name])
     command = [
         str(ROOT / "node_modules" / ".bin" / "node"),
         str(ROOT / "tests" / "build" / "bundled_function.mjs"),
-        *("--bundle", str(unzipped), "--data", str(tmp_path_factory.mktemp("blobs"))),
+        *("--post", str(unzipped["scores"]), "--read", str(unzipped["board"])),
     ]
     process = subprocess.Popen(
         command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True

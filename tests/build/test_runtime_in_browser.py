@@ -25,7 +25,7 @@ BOOT = """async () => {
 def test_dist_boots_pyodide_and_loads_the_engine_wheel(browser, tmp_path_factory):
     builder = load_build_module()
     result = builder.build(dist=tmp_path_factory.mktemp("dist"), log=lambda _line: None)
-    with builder.DevServer(result.dist, data_dir=tmp_path_factory.mktemp("blobs")) as url:
+    with builder.DevServer(result.dist, data_dir=tmp_path_factory.mktemp("board")) as url:
         page = browser.new_page()
         fetched: list[str] = []
         page.on("requestfinished", lambda request: fetched.append(urlsplit(request.url).path))

@@ -38,7 +38,7 @@ def test_the_page_preloads_every_runtime_file_once(built_info):
 
 def test_the_function_bundle_includes_every_runtime_file(built_info):
     with (ROOT / "netlify.toml").open("rb") as handle:
-        included = tomllib.load(handle)["functions"]["included_files"]
+        included = tomllib.load(handle)["functions"]["scores"]["included_files"]
     from_pyodide = {
         entry.removeprefix("node_modules/pyodide/")
         for entry in included

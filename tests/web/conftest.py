@@ -39,7 +39,7 @@ def server_url(
     build_module: ModuleType, dist_dir: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:
     """http://127.0.0.1:PORT/ of tools/devserver.mjs over dist/, scores kept in a temp folder."""
-    data_dir = tmp_path_factory.mktemp("blobs")
+    data_dir = tmp_path_factory.mktemp("board")
     server = build_module.DevServer(dist_dir, data_dir=data_dir)
     try:
         url = server.start()

@@ -356,7 +356,7 @@ def site(build_module, tmp_path_factory) -> Iterator[dict]:
 
     deployed = {"project": project, "dist": dist, "deploy": deploy}
     deploy()
-    with build_module.DevServer(dist, data_dir=tmp_path / "blobs") as url:
+    with build_module.DevServer(dist, data_dir=tmp_path / "board") as url:
         deployed["url"] = url
         yield deployed
 

@@ -6,6 +6,7 @@ browser (give pytest your own -m to choose otherwise).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import subprocess
@@ -14,6 +15,7 @@ import tempfile
 import tomllib
 from pathlib import Path
 
+from . import postgres
 from .lint import js_lint_commands, python_lint_commands, run_linters
 from .pipeline import BuildError
 from .toolchain import QUIET_PIP, project_node
@@ -144,19 +146,23 @@ def run_suite(root: Path, args: list[str], build) -> int:
         env["EWAR_CHROMIUM"] = chromium_for_tests()
         build()
         failures += run_linters(root, js_lint_commands(root))
-    pytest = subprocess.run(
-        [sys.executable, "-m", "pytest", *pytest_args], check=False, cwd=root, env=env
-    )
-    if pytest.returncode == 5:
-        print("pytest collected no tests: that is a failure", file=sys.stderr)
-    if pytest.returncode != 0:
-        failures.append(f"pytest (exit {pytest.returncode})")
-    if not engine_only:
-        files = [path.relative_to(root).as_posix() for path in node_test_files(root)]
-        if not files:
-            failures.append("node --test (no *.test.mjs found)")
-        elif not node_tests_pass(root, files, env):
-            failures.append("node --test")
+    with contextlib.ExitStack() as services:
+        if not engine_only:
+            # The board's tests and the bundled function run against a real PostgreSQL server.
+            env[postgres.ENV_VAR] = services.enter_context(postgres.temporary_server())
+        pytest = subprocess.run(
+            [sys.executable, "-m", "pytest", *pytest_args], check=False, cwd=root, env=env
+        )
+        if pytest.returncode == 5:
+            print("pytest collected no tests: that is a failure", file=sys.stderr)
+        if pytest.returncode != 0:
+            failures.append(f"pytest (exit {pytest.returncode})")
+        if not engine_only:
+            files = [path.relative_to(root).as_posix() for path in node_test_files(root)]
+            if not files:
+                failures.append("node --test (no *.test.mjs found)")
+            elif not node_tests_pass(root, files, env):
+                failures.append("node --test")
     if failures:
         print("build.py test FAILED: " + ", ".join(failures), file=sys.stderr)
         return 1

@@ -105,10 +105,13 @@ function wrapEngine(bridge, how, loadMs) {
     loadMs,
     engineVersion: String(bridge.ENGINE_VERSION),
     broken: false,
-    /** The verdict of `ewar.judge` on `replay` (an object) sent for `date` claiming `score`. */
-    judge(replay, date, score) {
+    /**
+     * The verdict of `ewar.judge` on `replay` (an object) sent for `date` claiming `score`, arrived at
+     * `receivedMs` (Unix ms; a game longer than its UTC day had run then is refused too_soon).
+     */
+    judge(replay, date, score, receivedMs = null) {
       try {
-        return JSON.parse(judgeDaily(JSON.stringify(replay), date, score));
+        return JSON.parse(judgeDaily(JSON.stringify(replay), date, score, receivedMs));
       } catch (error) {
         if (error?.pyodide_fatal_error) engine.broken = true;
         throw error;

@@ -1,15 +1,14 @@
-// Test and benchmark fixtures: the build's engine (dist/), replays judged in CPython, a local API over a temporary
-// Blobs folder, a stand-in judge for board tests, and a Blobs proxy that fails chosen requests.
+// Test and benchmark fixtures: the build's engine (dist/), replays judged in CPython, a local API over a fresh
+// database on the test PostgreSQL server, a stand-in judge for board tests, and a database that fails chosen queries.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import { toWebRequest } from "../../../tools/web-request.mjs";
+import { freshDatabase } from "../../database/testdb.mjs";
 import { startLocalApi } from "../../local.mjs";
 import { loadEngine } from "./engine.mjs";
 import { utcDay } from "./submission.mjs";
@@ -69,7 +68,7 @@ export function standInEngine() {
   return {
     engineVersion: "stand-in",
     broken: false,
-    judge(replay, date, score) {
+    judge(replay, date, score, _receivedMs) {
       const facts = replay?.stand_in;
       if (!facts) return { ok: false, error: { code: "invalid_replay", message: "not a stand-in record" } };
       if (facts.score !== score) return { ok: false, error: { code: "score_mismatch", message: "not that score" } };
@@ -84,6 +83,7 @@ export function standInEngine() {
         piles_slapped: 1,
         date,
         actions_sha256: createHash("sha256").update(actions).digest("hex"),
+        game_sha256: createHash("sha256").update(`game:${actions}`).digest("hex"),
       };
     },
   };
@@ -95,39 +95,52 @@ export const standInReplay = ({ score, won = true, actions = [newId()], duration
   actions,
 });
 
-export const newDataDir = () => mkdtempSync(path.join(os.tmpdir(), "ewar-blobs-"));
-
 /**
- * A local API over a (fresh temporary) Blobs folder, its clock starting at `nowMs`; no rate limit unless
- * `rateLimit`. `blobsFetch`: the fetch the store uses (a fault proxy's).
+ * A local API over a fresh database on the test PostgreSQL server (EWAR_TEST_DATABASE_URL), its clock starting at
+ * `nowMs`; no rate limit unless `rateLimit`. `wrapDatabase(pool)`: what the handler gets instead of the pool (a
+ * faulty one). `database`: an existing { pool } to share (a restart), not dropped by remove().
  */
 export async function startTestApi({
   nowMs = Date.now(),
-  dataDir = newDataDir(),
   getEngine = sharedTestEngine,
-  boardCacheMs = 0,
   rateLimit = false,
-  blobsFetch,
-  deployContext,
-  blobsInChildProcess,
+  wrapDatabase = (pool) => pool,
+  database,
 } = {}) {
+  const fresh = database ?? (await freshDatabase());
   const started = performance.now();
   const now = () => nowMs + Math.floor(performance.now() - started);
-  const api = await startLocalApi({
-    dataDir,
-    getEngine: () => getEngine(),
-    now,
-    boardCacheMs,
-    rateLimit,
-    blobsFetch,
-    deployContext,
-    blobsInChildProcess,
-  });
+  const api = await startLocalApi({ database: wrapDatabase(fresh.pool), getEngine: () => getEngine(), now, rateLimit });
   return {
     ...api,
-    dataDir,
-    remove() {
-      rmSync(dataDir, { recursive: true, force: true });
+    pool: fresh.pool,
+    fresh,
+    /** Rows the board holds: entries, buckets' counts, replays. */
+    async stored() {
+      const { rows } = await fresh.pool.query(`SELECT (SELECT count(*) FROM entries)::int AS entries,
+        (SELECT coalesce(sum(entries), 0) FROM buckets)::int AS counted, (SELECT count(*) FROM replays)::int AS replays`);
+      return rows[0];
+    },
+    async remove() {
+      if (!database) await fresh.drop();
+    },
+  };
+}
+
+/**
+ * A db that fails the queries `failWhen(sql)` picks, before they reach the server (as a dropped connection
+ * would), and counts them; the rest go to `pool`.
+ */
+export function faultyDatabase(pool, failWhen) {
+  const log = { failed: 0 };
+  return {
+    log,
+    query(sql, params) {
+      if (failWhen(sql)) {
+        log.failed += 1;
+        return Promise.reject(Object.assign(new Error("Connection terminated unexpectedly"), { code: "57P01" }));
+      }
+      return pool.query(sql, params);
     },
   };
 }
@@ -146,29 +159,6 @@ export function postRequest(body, { contentType = "application/json", headers = 
 export function getRequest(query) {
   return new Request(`${ORIGIN}/api/scores?${new URLSearchParams(query)}`);
 }
-
-/**
- * A fetch for the Blobs client that answers `status` instead of forwarding the requests `failWhen(method, url)`
- * picks (the store never sees them), and counts what it did. Stands between the function and the real local
- * Blobs server, as a sick store would.
- */
-export function faultyFetch(failWhen) {
-  const log = { failed: [], forwarded: 0 };
-  const fetchThrough = async (url, init = {}) => {
-    const method = String(init.method ?? "GET").toUpperCase();
-    const status = failWhen(method, new URL(url));
-    if (status) {
-      log.failed.push({ method, url: String(url), status });
-      return new Response(null, { status });
-    }
-    log.forwarded += 1;
-    return fetch(url, init);
-  };
-  return { fetch: fetchThrough, log };
-}
-
-/** The local Blobs server's store folder of a deploy context (for counting files in tests). */
-export const storeDir = (dataDir, storeName) => path.join(dataDir, "entries", "ewar-local", `site:${storeName}`);
 
 /** A loopback HTTP server in front of a handler (benchmarks): { origin, close() }. */
 export async function serveLoopback(handle) {

@@ -1,22 +1,35 @@
-// Which names look alike: Unicode's confusable skeletons (UTS #39, data of confusables.txt through unhomoglyph),
-// compared without case. Two names with the same key cannot both be on one day's board.
-import { createHash } from "node:crypto";
+// A name's look-alike key: two names with the same key render alike, and one day's board holds one of them
+// (the entries table's unique (day, name_key)). Unicode's confusable data comes through unhomoglyph.
 import unhomoglyph from "unhomoglyph";
 
-/** UTS #39's skeleton: decompose, map each character to its prototype, decompose again. */
-function skeleton(text) {
-  return unhomoglyph(text.normalize("NFD")).normalize("NFD");
+// Marks drawn on or around a letter (nonspacing and enclosing): a dot on a dotless i renders as an i.
+const DRAWN_MARKS = /[\p{Mn}\p{Me}]/gu;
+// After the skeleton and lower case, i, l, 1 and | may still differ only by a serif: one letter for all.
+const I_L_FAMILY = /[il1|ǀ]/gu;
+const ROUNDS = 4;
+
+const bare = (text) => text.normalize("NFKD").replace(DRAWN_MARKS, "");
+
+/**
+ * One round: decompose (NFKD) and drop drawn marks, map confusables to their prototypes, fold case, and map and
+ * fold again (a prototype may be a capital, "0" → "O"; a lower-case letter may fold to a look-alike of another).
+ */
+function fold(text) {
+  const once = bare(unhomoglyph(bare(text))).toLowerCase();
+  return bare(unhomoglyph(once)).toLowerCase();
 }
 
 /**
- * The look-alike class of a (normalised) name: the skeleton folded to lower case and skeletoned again, since a
- * prototype may be a capital ("0" → "O") and a lower-case letter may fold to a look-alike of another ("Ο" → "ο").
+ * The look-alike key of a name (in its normal form): case folded, combining marks dropped, confusables mapped
+ * (UTS #39's confusables.txt) until nothing changes, then the i/l/1/I family made one. Stricter than Unicode's
+ * skeleton on purpose: "José" and "Jose", "Ali" and "All" are one key.
  */
-export function lookalikeKey(name) {
-  return skeleton(skeleton(name).toLowerCase()).toLowerCase();
-}
-
-/** A short, key-safe digest of a name's look-alike class (a Blobs key part). */
-export function lookalikeDigest(name) {
-  return createHash("sha256").update(lookalikeKey(name)).digest("hex").slice(0, 32);
+export function nameKey(name) {
+  let key = name;
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const next = fold(key);
+    if (next === key) break;
+    key = next;
+  }
+  return key.replace(I_L_FAMILY, "l");
 }

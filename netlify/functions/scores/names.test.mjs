@@ -1,8 +1,7 @@
-// The name rules (web/common/names.js) and the server's look-alike keys (lookalike.mjs).
+// The name rules (web/common/names.js); the look-alike key is lookalike.test.mjs's.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { checkName, MARKS_MAX, NAME_MAX, normalizeName } from "../../../web/common/names.js";
-import { lookalikeDigest, lookalikeKey } from "./lookalike.mjs";
 
 const refusedFor = (raw) => {
   const checked = checkName(raw);
@@ -118,27 +117,5 @@ describe("refused names (the attacks of issue 12)", () => {
 
   test("not text", () => {
     for (const raw of [7, null, undefined, ["Ada"]]) assert.equal(refusedFor(raw), "type");
-  });
-});
-
-describe("look-alike keys", () => {
-  test("names that look alike, whatever their case, share a key", () => {
-    const groups = [
-      ["Control One", "control one", "CONTROL ONE", "C0ntrol One", "Contro1 One"],
-      ["ABE", "АВЕ", "ΑΒΕ", "abe"],
-      ["TOP", "ТОР"],
-      ["modern", "rnodern"],
-    ];
-    for (const group of groups) {
-      const keys = new Set(group.map(lookalikeKey));
-      assert.equal(keys.size, 1, `${group.join(" / ")} → ${[...keys].join(" / ")}`);
-      assert.equal(new Set(group.map(lookalikeDigest)).size, 1);
-    }
-  });
-
-  test("names that differ to the eye keep apart", () => {
-    const names = ["Zoe", "Zoë", "Ivan", "Иван", "Ada", "Adam", "Ana", "Anna", "김민준", "김민수"];
-    assert.equal(new Set(names.map(lookalikeKey)).size, names.length);
-    assert.match(lookalikeDigest("Ada"), /^[0-9a-f]{32}$/);
   });
 });

@@ -1,15 +1,17 @@
-// The scores API against the real local Netlify Blobs server: with the real engine (the build's wheel) on replays
-// played and judged in CPython, and with a stand-in judge where the board's own rules are under test.
+// The scores API against a real PostgreSQL server (EWAR_TEST_DATABASE_URL, a fresh database per API): with the real
+// engine (the build's wheel) on replays played and judged in CPython, and with a stand-in judge where the board's
+// own rules are under test.
 import assert from "node:assert/strict";
-import { existsSync, readdirSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { TOP } from "./board.mjs";
+import { startLocalApi } from "../../local.mjs";
+import { config as boardConfig } from "../board/board.mjs";
 import {
   datesAround,
-  faultyFetch,
+  faultyDatabase,
   getRequest,
-  newDataDir,
   newId,
   ORIGIN,
   postRequest,
@@ -18,12 +20,15 @@ import {
   standInEngine,
   standInReplay,
   startTestApi,
-  storeDir,
 } from "./fixtures.mjs";
-import { config } from "./scores.mjs";
+import { config as postConfig } from "./scores.mjs";
+import { TOP } from "./store.mjs";
 import { MAX_BODY_BYTES } from "./submission.mjs";
 
-const NOW = Date.now();
+// The judge refuses a game longer than its UTC day had run at arrival (too_soon): the tests' clock stands at
+// least six hours into the day, so a run just after midnight judges as one at noon would.
+const DAY_START = Math.floor(Date.now() / 86_400_000) * 86_400_000;
+const NOW = Math.max(Date.now(), DAY_START + 6 * 3_600_000);
 const DATES = datesAround(NOW);
 // median_ms:seed of human-like players (tests/players.py); each a different daily game of the same deal.
 const PLAYS = ["250:1", "300:2", "350:3", "400:4", "450:5"];
@@ -44,7 +49,7 @@ before(async () => {
 
 after(async () => {
   await api?.close();
-  api?.remove();
+  await api?.remove();
 });
 
 let names = 0;
@@ -69,27 +74,14 @@ async function send(request, target = api, context = undefined) {
 const post = (body, target, context) => send(postRequest(body), target, context);
 const board = (query, target, context) => send(getRequest(query), target, context);
 
-/** Every file the local Blobs server holds for a store. */
-function storedFiles(dataDir, storeName = "ewar-scores-dev") {
-  const walk = (dir) =>
-    existsSync(dir)
-      ? readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-          entry.isDirectory() ? walk(path.join(dir, entry.name)) : [entry.name],
-        )
-      : [];
-  return walk(storeDir(dataDir, storeName)).length;
-}
-
-/** Asserts the status and error code, and that nothing was stored (merges started earlier finish first). */
+/** Asserts the status and error code, and that nothing was stored (no entry, count or replay more). */
 async function assertRejected(request, status, code, target = api) {
-  await target.settle();
-  const before = storedFiles(target.dataDir);
+  const before = await target.stored();
   const { status: got, body, headers } = await send(request, target);
-  await target.settle();
   assert.deepEqual({ status: got, error: body.error }, { status, error: code }, body.message);
   assert.equal(typeof body.message, "string");
   assert.equal(headers.get("cache-control"), "no-store");
-  assert.equal(storedFiles(target.dataDir), before);
+  assert.deepEqual(await target.stored(), before);
 }
 
 /** A local API with the stand-in judge (board rules under test), closed and removed after `body`. */
@@ -99,7 +91,7 @@ async function withStandIn(body, options = {}) {
     await body(stand);
   } finally {
     await stand.close();
-    stand.remove();
+    await stand.remove();
   }
 }
 
@@ -360,7 +352,6 @@ describe("retries are idempotent", () => {
       const answers = await Promise.all([post(sent, stand), post(sent, stand), post(sent, stand)]);
       assert.deepEqual(answers.map((answer) => answer.status).sort(), [200, 200, 201]);
       assert.equal(new Set(answers.map((answer) => answer.body.received_at)).size, 1);
-      await stand.settle();
       assert.equal((await board({ date: DATES.today }, stand)).body.total, 1);
     });
   });
@@ -390,13 +381,7 @@ describe("the board", () => {
         body.entries.map((row) => [row.rank, row.name, row.won]),
         expected.map(([name, won], at) => [at + 1, name, won]),
       );
-      await stand.settle();
-      const merged = (await board({ date: DATES.today }, stand)).body;
-      assert.deepEqual(
-        merged.entries.map((row) => row.name),
-        expected.map(([name]) => name),
-      );
-      assert.ok(merged.entries.every((row) => !("id" in row) && !("you" in row)));
+      assert.ok(body.entries.every((row) => !("id" in row) && !("you" in row)));
     });
   });
 
@@ -408,7 +393,6 @@ describe("the board", () => {
         answers.filter((answer) => answer.status !== 201).map((answer) => answer.body),
         [],
       );
-      await stand.settle();
       const { body } = await board({ date: DATES.today }, stand);
       assert.equal(body.total, 100);
       assert.equal(body.entries.length, TOP);
@@ -459,138 +443,120 @@ describe("the board", () => {
     assert.deepEqual([status, body.error], [400, "invalid_id"]);
   });
 
-  test("survives a restart", async () => {
-    const dataDir = newDataDir();
+  test("the local board (PGlite in a folder) survives a restart", async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "ewar-board-"));
     const getEngine = async () => standInEngine();
-    const first = await startTestApi({ nowMs: NOW, dataDir, getEngine });
-    for (const one of [standIn(900), standIn(800)]) assert.equal((await post(one, first)).status, 201);
-    const before = (await board({ date: DATES.today }, first)).body;
-    await first.close();
-    const second = await startTestApi({ nowMs: NOW, dataDir, getEngine });
     try {
+      const first = await startLocalApi({ dataDir, getEngine, rateLimit: false });
+      for (const one of [standIn(900), standIn(800)]) assert.equal((await post(one, first)).status, 201);
+      const before = (await board({ date: DATES.today }, first)).body;
+      assert.equal(before.total, 2);
+      await first.close();
+      const second = await startLocalApi({ dataDir, getEngine, rateLimit: false });
       assert.deepEqual((await board({ date: DATES.today }, second)).body, before);
-    } finally {
       await second.close();
-      second.remove();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
 
-describe("deploy previews and branch deploys use their own stores", () => {
-  test("a preview's entries never reach production's board, nor the other way round", async () => {
-    await withStandIn(async (stand) => {
-      const contexts = ["production", "deploy-preview", "branch-deploy"].map((name) => ({ deploy: { context: name } }));
-      const sent = contexts.map(() => standIn(1000));
-      for (const [at, context] of contexts.entries()) {
-        assert.equal((await post(sent[at], stand, context)).status, 201);
-      }
-      for (const [at, context] of contexts.entries()) {
-        const { body } = await board({ date: DATES.today, id: sent[at].id }, stand, context);
-        assert.equal(body.total, 1);
-        assert.equal(body.you.id, sent[at].id);
-      }
-      for (const name of ["ewar-scores", "ewar-scores-deploy-preview", "ewar-scores-branch-deploy"]) {
-        assert.ok(storedFiles(stand.dataDir, name) > 0, name);
-      }
-      assert.equal((await board({ date: DATES.today }, stand)).body.total, 0, "local runs use the dev store");
-    });
-  });
-});
-
 describe("per-client limits", () => {
-  test("the function declares Netlify's rate limit per IP, which an honest household never meets", () => {
-    assert.deepEqual(config.rateLimit, { windowLimit: 120, windowSize: 60, aggregateBy: ["ip", "domain"] });
-    assert.equal(config.path, "/api/scores");
+  test("posting and reading are two functions with limits of their own, written as literals", () => {
+    assert.deepEqual(postConfig, {
+      path: "/api/scores",
+      method: ["POST"],
+      rateLimit: { windowLimit: 10, windowSize: 180, aggregateBy: ["ip", "domain"] },
+    });
+    assert.equal(boardConfig.path, "/api/scores");
+    assert.ok(boardConfig.method.includes("GET") && !boardConfig.method.includes("POST"));
+    assert.deepEqual(boardConfig.rateLimit, { windowLimit: 120, windowSize: 60, aggregateBy: ["ip", "domain"] });
   });
 
-  test("locally the same limit answers 429 with Retry-After, and a refused POST stores nothing", async () => {
+  test("locally each limit answers 429 with Retry-After on its own methods only, and a refused POST stores nothing", async () => {
     await withStandIn(
       async (stand) => {
-        for (let at = 0; at < config.rateLimit.windowLimit; at += 1) {
-          assert.equal((await board({ date: DATES.today }, stand)).status, 200);
+        for (let at = 0; at < postConfig.rateLimit.windowLimit; at += 1) {
+          assert.equal((await post(standIn(900 + at), stand)).status, 201);
         }
-        await stand.settle();
-        const before = storedFiles(stand.dataDir);
-        const response = await stand.handle(postRequest(standIn(900)));
+        const before = await stand.stored();
+        const response = await stand.handle(postRequest(standIn(100)));
         assert.equal(response.status, 429);
         const retryAfter = Number(response.headers.get("retry-after"));
-        assert.ok(retryAfter >= 1 && retryAfter <= config.rateLimit.windowSize, String(retryAfter));
-        assert.equal(storedFiles(stand.dataDir), before);
+        assert.ok(retryAfter >= 1 && retryAfter <= postConfig.rateLimit.windowSize, String(retryAfter));
+        assert.deepEqual(await stand.stored(), before);
+        // Reading is limited apart: the posts used none of its window.
+        for (let at = 0; at < boardConfig.rateLimit.windowLimit; at += 1) {
+          assert.equal((await board({ date: DATES.today }, stand)).status, 200);
+        }
+        assert.equal((await board({ date: DATES.today }, stand)).status, 429);
       },
       { rateLimit: true },
     );
   });
 });
 
-describe("storage faults answer 503 and lose nothing", () => {
-  const kinds = { record: "/records/", name: "/names/", queue: "/queue/", entry: "/entries/" };
-  for (const status of [429, 500, 403]) {
-    test(`a ${status} on each write of a submission: 503, and the retry puts it on the board once`, async () => {
-      let failing = null;
-      const proxy = faultyFetch((method, url) =>
-        method === "PUT" && failing && url.pathname.includes(failing) ? status : 0,
-      );
-      await withStandIn(
-        async (stand) => {
-          const sent = [];
-          for (const [kind, part] of Object.entries(kinds)) {
-            const one = standIn(1000, true, { name: `Fault ${kind}` });
-            sent.push(one);
-            failing = part;
-            const refused = await post(one, stand);
-            assert.deepEqual(
-              [refused.status, refused.body.error, refused.headers.get("retry-after")],
-              [503, "unavailable", "2"],
-              kind,
-            );
-            failing = null;
-            const retried = await post(one, stand);
-            assert.equal(retried.status, 201, `${kind}: ${retried.body.message}`);
-          }
-          assert.equal(proxy.log.failed.length, 4);
-          await stand.settle();
-          const { body } = await board({ date: DATES.today }, stand);
-          assert.deepEqual(body.entries.map((row) => row.name).sort(), sent.map((one) => one.name).sort());
-          assert.equal(body.total, sent.length);
-        },
-        { blobsFetch: proxy.fetch },
-      );
-    });
-  }
-
-  test("faults on every merge write: entries wait in the queue, shown and counted, until a merge goes through", async () => {
-    let failMerges = true;
-    const proxy = faultyFetch((method, url) =>
-      failMerges && method !== "GET" && /\/(board|places|lease)/.test(url.pathname) ? 500 : 0,
-    );
+describe("store faults answer 503 and lose nothing", () => {
+  test("a dropped connection on the insert: 503 with Retry-After, nothing stored, and the retry goes on the board once", async () => {
+    let failing = true;
+    let faulty;
     await withStandIn(
       async (stand) => {
-        const sent = Array.from({ length: 12 }, (_, at) => standIn(700 + at * 10));
-        for (const one of sent) assert.equal((await post(one, stand)).status, 201);
-        await stand.settle();
-        let view = (await board({ date: DATES.today, id: sent[0].id }, stand)).body;
-        assert.equal(view.total, 12);
-        assert.equal(view.you.rank, 12);
-        failMerges = false;
-        await board({ date: DATES.today }, stand);
-        await stand.settle();
-        view = (await board({ date: DATES.today, id: sent[0].id }, stand)).body;
-        assert.deepEqual([view.total, view.you.rank, view.entries[0].score], [12, 12, 810]);
-        assert.ok(proxy.log.failed.length > 0);
+        const one = standIn(1000, true, { name: "Fault" });
+        const refused = await post(one, stand);
+        assert.deepEqual(
+          [refused.status, refused.body.error, refused.headers.get("retry-after")],
+          [503, "unavailable", "2"],
+        );
+        assert.deepEqual(await stand.stored(), { entries: 0, counted: 0, replays: 0 });
+        failing = false;
+        const retried = await post(one, stand);
+        assert.equal(retried.status, 201, retried.body.message);
+        assert.equal((await post(one, stand)).status, 200);
+        assert.deepEqual(await stand.stored(), { entries: 1, counted: 1, replays: 1 });
+        assert.equal(faulty.log.failed, 1);
       },
-      { blobsFetch: proxy.fetch },
+      {
+        wrapDatabase: (pool) => {
+          faulty = faultyDatabase(pool, (sql) => failing && sql.includes("INSERT INTO entries"));
+          return faulty;
+        },
+      },
     );
   });
 
-  test("a board read that fails answers 503 too", async () => {
-    const proxy = faultyFetch((method, url) => (method === "GET" && url.pathname.endsWith("/board") ? 500 : 0));
+  test("a fault after the insert committed (the rank read): 503, and the retry answers the stored entry", async () => {
+    let failing = true;
     await withStandIn(
       async (stand) => {
-        const { status, body } = await board({ date: DATES.today }, stand);
-        assert.deepEqual([status, body.error], [503, "unavailable"]);
+        const one = standIn(1100, true, { name: "Late fault" });
+        assert.equal((await post(one, stand)).status, 503);
+        failing = false;
+        const retried = await post(one, stand);
+        assert.deepEqual([retried.status, retried.body.repeated, retried.body.rank], [200, true, 1]);
+        assert.deepEqual(await stand.stored(), { entries: 1, counted: 1, replays: 1 });
       },
-      { blobsFetch: proxy.fetch },
+      { wrapDatabase: (pool) => faultyDatabase(pool, (sql) => failing && sql.includes("AS rank, (SELECT coalesce")) },
     );
+  });
+
+  test("a server that cannot be reached: POST and GET answer 503", async () => {
+    const unreachable = faultyDatabase(null, () => true);
+    const down = await startLocalApi({
+      database: { query: unreachable.query, exec: async () => {} },
+      getEngine: async () => standInEngine(),
+      rateLimit: false,
+    }).catch((error) => error);
+    // The migrations themselves need the server: a local API refuses to start without one.
+    assert.ok(down instanceof Error);
+    const handler = (await import("./handler.mjs")).createScoresHandler({
+      database: () => unreachable,
+      getEngine: async () => standInEngine(),
+    });
+    for (const request of [postRequest(standIn(1200)), getRequest({ date: DATES.today })]) {
+      const response = await handler(request);
+      assert.deepEqual([response.status, response.headers.get("retry-after")], [503, "2"]);
+    }
   });
 
   test("an engine that does not load: POST 503 with a JSON error, GET still works", async () => {
@@ -601,7 +567,44 @@ describe("storage faults answer 503 and lose nothing", () => {
       assert.equal((await board({ date: DATES.today }, broken)).status, 200);
     } finally {
       await broken.close();
-      broken.remove();
+      await broken.remove();
     }
+  });
+});
+
+describe("concurrency: the constraints decide, whoever comes first", () => {
+  test("20 concurrent posts of one game under 20 ids and names: one entry, 19 duplicate_record", async () => {
+    await withStandIn(async (stand) => {
+      const replay = standInReplay({ score: 900 });
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, at) => post(standIn(900, true, { name: `Racer ${at}`, replay }), stand)),
+      );
+      const codes = answers.map((answer) => (answer.status === 201 ? 201 : answer.body.error)).sort();
+      assert.deepEqual(codes, [201, ...Array(19).fill("duplicate_record")]);
+      assert.deepEqual(await stand.stored(), { entries: 1, counted: 1, replays: 1 });
+    });
+  });
+
+  test("20 concurrent posts of one name's look-alikes: one entry, 19 name_taken", async () => {
+    await withStandIn(async (stand) => {
+      const names = [
+        "Alice",
+        "ALICE",
+        "Alı̇ce",
+        "alice",
+        "A\u0301lice",
+        "Al\u0131ce",
+        "AL1CE",
+        "Aiice",
+        "Al1ce",
+        "ALİCE",
+      ];
+      const answers = await Promise.all(
+        [...names, ...names].map((name, at) => post(standIn(900 + at, true, { name }), stand)),
+      );
+      const codes = answers.map((answer) => (answer.status === 201 ? 201 : answer.body.error)).sort();
+      assert.deepEqual(codes, [201, ...Array(19).fill("name_taken")]);
+      assert.deepEqual(await stand.stored(), { entries: 1, counted: 1, replays: 1 });
+    });
   });
 });

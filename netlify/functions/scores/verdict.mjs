@@ -4,10 +4,13 @@ import { Rejection } from "./submission.mjs";
 
 const CODE_PATTERN = /^[a-z][a-z_]{0,39}$/;
 
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
 /**
  * The facts of an accepted verdict ({ score, won, reason, duration_ms, wrong_slaps, piles_slapped,
- * actions_sha256 }), or a Rejection(422) carrying the judge's code and message. A verdict of neither shape is an
- * internal failure (thrown as a plain Error: the caller answers 503).
+ * actions_sha256, game_sha256 }: game_sha256 is the game's path without its milliseconds, the board's one entry
+ * a game), or a Rejection(422) carrying the judge's code and message. A verdict of neither shape is an internal
+ * failure (thrown as a plain Error: the caller answers 503).
  */
 export function factsOf(verdict) {
   if (verdict?.ok === false) {
@@ -24,13 +27,13 @@ export function factsOf(verdict) {
     wrong_slaps: verdict.wrong_slaps,
     piles_slapped: verdict.piles_slapped,
     actions_sha256: verdict.actions_sha256,
+    game_sha256: verdict.game_sha256,
   };
   const counts = [facts.score, facts.duration_ms, facts.wrong_slaps, facts.piles_slapped];
   if (
     !counts.every((value) => Number.isSafeInteger(value) && value >= 0) ||
     typeof facts.won !== "boolean" ||
-    typeof facts.actions_sha256 !== "string" ||
-    !/^[0-9a-f]{64}$/.test(facts.actions_sha256)
+    ![facts.actions_sha256, facts.game_sha256].every((digest) => typeof digest === "string" && SHA256_HEX.test(digest))
   ) {
     throw new Error("the judge's acceptance lacks a fact the board needs");
   }

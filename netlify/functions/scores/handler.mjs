@@ -1,0 +1,190 @@
+// The daily-scores API behind both functions (POST: scores.mjs; GET: ../board/board.mjs): routing, answers,
+// error codes. The board is Postgres (store.mjs); the judge is the engine (engine.mjs).
+//
+// POST /api/scores   application/json, at most 64 KiB:
+//   {"id": "<16-64 of A-Za-z0-9_->", "name": "<nickname>", "date": "YYYY-MM-DD", "score": <int>,
+//    "replay": <the engine's replay record>}
+//   201 {"ok": true, "repeated": false, "id", "date", "name", "score", "duration_ms", "wrong_slaps", "won",
+//        "received_at", "rank", "total"}; the same id again with the same content: 200, the same fields, repeated: true.
+// GET /api/scores?date=YYYY-MM-DD[&id=<submission id>]
+//   200 {"date", "entries": [{"rank", "name", "score", "won", "duration_ms", "wrong_slaps"}...top 50],
+//        "total", "you": {...the caller's entry, with "you": true and "id"} | null}
+// Every win ranks above every loss. Errors: {"error": CODE, "message": TEXT}; nothing is stored on a 4xx; a 503
+// (with Retry-After) stored nothing. docs/scores.md has every code.
+import { createHash } from "node:crypto";
+import { getDatabase } from "@netlify/database";
+import { engineLoader } from "./engine.mjs";
+import { nameKey } from "./lookalike.mjs";
+import { ClaimTaken, ScoreStore } from "./store.mjs";
+import {
+  canonicalJson,
+  checkContentType,
+  checkDate,
+  checkId,
+  checkSubmission,
+  parseJson,
+  Rejection,
+  readBody,
+} from "./submission.mjs";
+import { factsOf } from "./verdict.mjs";
+
+export const API_PATH = "/api/scores";
+const GET_CACHE = "public, max-age=5, s-maxage=5";
+const POST_CACHE = "no-store";
+const RETRY_AFTER_S = "2";
+/** How often one instance deletes replays past their keeping (store.mjs REPLAY_DAYS). */
+const PRUNE_EVERY_MS = 3_600_000;
+
+function json(status, body, cacheControl, extraHeaders = {}) {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "cache-control": cacheControl,
+      "x-content-type-options": "nosniff",
+      ...extraHeaders,
+    },
+  });
+}
+
+function errorResponse(status, code, message, extraHeaders) {
+  return json(status, { error: code, message }, "no-store", extraHeaders);
+}
+
+const sha256Hex = (text) => createHash("sha256").update(text).digest("hex");
+
+/** Same id, same content: the name, the claimed score and the replay. */
+function sameSubmission(stored, submission, replaySha) {
+  return stored.name === submission.name && stored.score === submission.score && stored.replay_sha256 === replaySha;
+}
+
+function answerOf(entry, { rank, total }, repeated) {
+  return {
+    ok: true,
+    repeated,
+    id: entry.id,
+    date: entry.date,
+    name: entry.name,
+    score: entry.score,
+    duration_ms: entry.duration_ms,
+    wrong_slaps: entry.wrong_slaps,
+    won: entry.won,
+    received_at: entry.received_at,
+    rank,
+    total,
+  };
+}
+
+const CLAIM_REFUSALS = {
+  record: [409, "duplicate_record", "This game is already on the board (one game, one entry)."],
+  name: [409, "name_taken", "That name, or one that looks just like it, is already on today's board: pick another."],
+};
+
+/**
+ * The production database: Netlify Database's pool, made on first use (a missing database is a 503). An idle
+ * connection the server drops is logged, not left to crash the instance; the next query opens another.
+ */
+function netlifyDatabase() {
+  let pool = null;
+  return () => {
+    if (!pool) {
+      pool = getDatabase().pool;
+      pool.on?.("error", (error) => console.error(`scores: idle database connection lost: ${error.message}`));
+    }
+    return pool;
+  };
+}
+
+/**
+ * A scores handler. `database`: a function returning the db (a pg Pool or PGlite with the migrations applied);
+ * Netlify Database's pool when absent. `getEngine`: a promise-returning engine loader. `now`: the clock.
+ */
+export function createScoresHandler({ database = netlifyDatabase(), getEngine = sharedEngine, now = Date.now } = {}) {
+  let store = null;
+  let lastPrune = Number.NEGATIVE_INFINITY;
+  const storeNow = () => {
+    store ??= new ScoreStore(database());
+    return store;
+  };
+
+  async function repeatAnswer(stored, submission, replaySha) {
+    if (!sameSubmission(stored, submission, replaySha)) {
+      throw new Rejection(409, "id_conflict", "This submission id was already used for a different game.");
+    }
+    return json(200, answerOf(stored, await storeNow().standing(stored.date, stored.id), true), POST_CACHE);
+  }
+
+  /** Deletes old replays at most once an hour per instance; a failure only waits for the next hour. */
+  async function pruneNow(receivedAt) {
+    if (receivedAt - lastPrune < PRUNE_EVERY_MS) return;
+    lastPrune = receivedAt;
+    await storeNow()
+      .pruneReplays(new Date(receivedAt).toISOString().slice(0, 10))
+      .catch((error) => console.error(`scores: pruning replays failed: ${error.message}`));
+  }
+
+  async function post(request, receivedAt) {
+    checkContentType(request);
+    const submission = checkSubmission(parseJson(await readBody(request)), receivedAt);
+    const replayCanonical = canonicalJson(submission.replay);
+    const replaySha = sha256Hex(replayCanonical);
+    const store = storeNow();
+    const stored = await store.find(submission.date, submission.id);
+    if (stored) return repeatAnswer(stored, submission, replaySha);
+    const engine = await getEngine();
+    const facts = factsOf(engine.judge(submission.replay, submission.date, submission.score, receivedAt));
+    const record = {
+      id: submission.id,
+      name: submission.name,
+      name_key: nameKey(submission.name),
+      date: submission.date,
+      ...facts,
+      received_at: receivedAt,
+      engine_version: engine.engineVersion,
+      replay_sha256: replaySha,
+      replay_canonical: replayCanonical,
+    };
+    let outcome;
+    try {
+      outcome = await store.submit(record);
+    } catch (error) {
+      if (error instanceof ClaimTaken) throw new Rejection(...CLAIM_REFUSALS[error.kind]);
+      throw error;
+    }
+    if (!outcome.created) return repeatAnswer(outcome.existing, submission, replaySha);
+    const answer = answerOf(record, await store.standing(record.date, record.id), false);
+    await pruneNow(receivedAt);
+    return json(201, answer, POST_CACHE);
+  }
+
+  async function get(request) {
+    const url = new URL(request.url);
+    const date = checkDate(url.searchParams.get("date"), now());
+    const id = url.searchParams.has("id") ? checkId(url.searchParams.get("id")) : null;
+    return json(200, await storeNow().view(date, id), GET_CACHE);
+  }
+
+  return async function scores(request) {
+    const receivedAt = now();
+    try {
+      if (new URL(request.url).pathname.replace(/\/+$/, "") !== API_PATH) {
+        return errorResponse(404, "not_found", "No such resource.");
+      }
+      if (request.method === "POST") return await post(request, receivedAt);
+      if (request.method === "GET") return await get(request);
+      return errorResponse(405, "method_not_allowed", "Use GET or POST.", { allow: "GET, POST" });
+    } catch (error) {
+      if (error instanceof Rejection) return errorResponse(error.status, error.code, error.message);
+      console.error("scores: could not finish:", error?.stack ?? error);
+      return errorResponse(
+        503,
+        "unavailable",
+        "The scores service could not finish; send the same submission again later.",
+        { "retry-after": RETRY_AFTER_S },
+      );
+    }
+  };
+}
+
+/** The engine of this function instance, loaded on the first POST. */
+export const sharedEngine = engineLoader();
