@@ -14,6 +14,9 @@ test("a slow estimate on a fixed link still fetches it", () => {
 });
 
 test("saving data or a cellular link does not", () => {
-  assert.equal(reasonNotToFetch({ saveData: true, effectiveType: "4g", downlink: 10 }), "the browser asks to save data");
+  assert.equal(
+    reasonNotToFetch({ saveData: true, effectiveType: "4g", downlink: 10 }),
+    "the browser asks to save data",
+  );
   assert.equal(reasonNotToFetch({ type: "cellular", effectiveType: "4g", downlink: 10 }), "a cellular link");
 });
