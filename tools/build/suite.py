@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .lint import js_lint_commands, python_lint_commands, run_linters
 from .pipeline import BuildError
+from .steps import ensure_dev_tools
 from .timings import StepTimes
 from .toolchain import QUIET_PIP, project_node
 
@@ -165,6 +166,8 @@ def run_suite(root: Path, args: list[str], build) -> int:
     env = dict(os.environ)
     if not engine_only:
         env["EWAR_CHROMIUM"] = chromium_for_tests()
+        with times.step("npm (test tools)"):
+            ensure_dev_tools(root)
         with times.step("build"):
             build()
         with times.step("lint (JavaScript)"):
