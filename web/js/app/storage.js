@@ -112,6 +112,13 @@ export function createStorage(backend = sharedBackend()) {
     writeJson(backend, KEY_HISTORY, { ...h, streak, lastDailyDate: date, daily: { date, finished: false } });
   }
 
+  /** Days in a row with a daily played: a day counts once its daily is finished, not while it is under way. */
+  function dayStreak() {
+    const h = history();
+    const underWay = h.daily && !h.daily.finished && h.daily.date === h.lastDailyDate;
+    return underWay ? Math.max(0, h.streak - 1) : h.streak;
+  }
+
   /** A started daily that could not be restored (its record no longer plays): the day's attempt is given back. */
   function forgetDailyStart(date) {
     const h = history();
@@ -189,6 +196,7 @@ export function createStorage(backend = sharedBackend()) {
     history,
     dailyRecord,
     recordDailyStart,
+    dayStreak,
     forgetDailyStart,
     recordGame,
     runningGame,
