@@ -1,7 +1,7 @@
 // Coaches the guided first game: the first time something happens at the table, one line says what it means.
 // It reads only the engine's events and view (which patterns count is the engine's to say, never this file's).
 
-import { t } from "../app/i18n.js";
+import { sentenceStart, t } from "../app/i18n.js";
 import { cardName, seatName } from "./words.js";
 
 const FLIPS_TO_TEACH = 2; // "your turn: flip" is said until you have flipped this many times
@@ -17,8 +17,12 @@ export function createCoach({ line }) {
     switch (key) {
       case "coach.slapWon":
         return t(key, { seat: seatName(event.seat), pattern: t(`pattern.${event.pattern}`) });
-      case "coach.payCard":
-        return t(key, { card: cardName(event.card), payer: seatName(event.payer), count: event.owed });
+      case "coach.payCard": {
+        // Who played the face card gets the pile if the payer finds none: say who, or that it was you.
+        const yours = event.seat === "south";
+        const params = { card: cardName(event.card), payer: seatName(event.payer), count: event.owed };
+        return t(yours ? "coach.payCardYou" : key, { ...params, seat: seatName(event.seat) });
+      }
       default:
         return t(key);
     }
@@ -62,7 +66,7 @@ export function createCoach({ line }) {
   /** Writes the tip again (in a new language); false when there is none to write. */
   function draw() {
     if (!active || !tip) return false;
-    line.textContent = text(tip);
+    line.textContent = sentenceStart(text(tip));
     return true;
   }
 
