@@ -114,7 +114,7 @@ export function createActuator({ sound, announcer = null }) {
     const events = pendingEvents;
     pendingView = null;
     pendingEvents = [];
-    feedback(events);
+    feedback(events, view);
     draw(view, events);
     announcer?.observe(view, events);
   }
@@ -247,7 +247,7 @@ export function createActuator({ sound, announcer = null }) {
     setTimeout(() => ghost.remove(), GHOST_MS);
   }
 
-  function feedback(events) {
+  function feedback(events, view) {
     const sounds = new Set();
     for (const e of events) {
       switch (e.type) {
@@ -271,7 +271,7 @@ export function createActuator({ sound, announcer = null }) {
           flashSeat(e.seat, t("flash.wrong"), true);
           if (e.seat === "south") {
             replay(pile, "wrong");
-            showToast(yourWrongSlap(e), true, true);
+            showToast(yourWrongSlap(e, { scored: view.mode === "daily" }), true, true);
             sounds.add("wrong");
           } else {
             showToast(t("event.wrongSlap", { seat: seatName(e.seat) }));

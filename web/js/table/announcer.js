@@ -69,7 +69,7 @@ export function createAnnouncer(region, { gapMs = GAP_MS, now = pageClock.now } 
           say(saidOf(e.seat, "event.pileTakenYou", "event.pileTaken", { count: e.cards }), PRIORITY.table);
         break;
       case "wrong_slap":
-        if (e.seat === "south") say(yourWrongSlap(e), PRIORITY.you);
+        if (e.seat === "south") say(yourWrongSlap(e, { scored: view?.mode === "daily" }), PRIORITY.you);
         break;
       case "player_out":
         sayOfSeat(e.seat, "event.playerOutYou", "event.playerOut");
