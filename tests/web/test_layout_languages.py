@@ -73,6 +73,34 @@ IN_SIGHT = """
 """
 
 
+# An element of the result's body, scrolled into sight there: its top, middle and bottom are its own (not under
+# the buttons, not cut off).
+UNCOVERED = """
+(selector) => {
+  const el = document.querySelector(selector);
+  el.scrollIntoView({ block: "nearest" });
+  const r = el.getBoundingClientRect();
+  const x = r.left + Math.min(r.width / 2, 20);
+  return [r.top + 2, (r.top + r.bottom) / 2, r.bottom - 2].every((y) => el.contains(document.elementFromPoint(x, y)));
+}
+"""
+RESULT_LINES = [
+    "#result-title",
+    "[data-testid=result-score]",
+    "[data-testid=leaderboard-status]",
+    "[data-testid=leaderboard-tab-0]",
+    "[data-testid=result-countdown]",
+]
+
+
+ONE_LINE = """
+(selector) => {
+  const el = document.querySelector(selector);
+  return el.getBoundingClientRect().height < 2 * parseFloat(getComputedStyle(el).lineHeight);
+}
+"""
+
+
 def overlapping(page, selectors: list[str]) -> list[tuple[str, str]]:
     boxes = page.evaluate(BOXES, selectors)
     return [
@@ -105,6 +133,8 @@ def check_table(page, lang: str) -> None:
         assert name_top < middle < name_bottom, ("not on one line", lang, seat)
     hint = page.locator("[data-testid=flip-hint]")
     hint.wait_for(state="visible")  # it fades in, in wall time
+    if page.viewport_size["width"] >= 1000:  # a desktop: "Press Enter to flip" on one line
+        assert page.evaluate(ONE_LINE, "[data-testid=flip-hint]"), lang
     assert (
         overlapping(page, ["[data-testid=flip-hint]", "#your-pack", ".seat-south .seat-info"]) == []
     )
@@ -182,6 +212,11 @@ def test_a_daily_on_a_touch_phone_says_tap_and_its_result_keeps_its_buttons_in_s
         advance(page)
         for button in RESULT_BUTTONS:
             assert page.evaluate(IN_SIGHT, button), (width, height, button)
+        # The buttons sit below the result's lines, never over them: each line can be scrolled into sight whole.
+        assert overlapping(page, ["#result-body", ".result-actions"]) == []
+        for line in RESULT_LINES:
+            assert page.evaluate(UNCOVERED, line), (width, height, line)
+        page.evaluate("document.getElementById('result-body').scrollTop = 0")
         shoot(page, "daily-result")
 
 

@@ -52,6 +52,7 @@ export function createResultPanel({ events }) {
 
   function show(view, { scored = false, timeline = [] } = {}) {
     const result = view.result;
+    $("result-body").scrollTop = 0; // a new result is read from its title
     title.textContent = resultTitle(result);
     $("result-score").textContent = formatNumber(result.score);
     $("result-score-label").textContent = t(view.mode === "daily" ? "result.score" : "result.scorePractice");
