@@ -1,5 +1,6 @@
-"""`python build.py serve`: the game is served as soon as the page can play (micropip path), and the memory
-snapshots, which only make later loads quicker, are made in the background and join dist/ when ready."""
+"""`python build.py serve`: the game is served as soon as the page can play (micropip path, Pyodide's whole
+standard library), and what only makes later loads quicker (the trimmed standard library, the memory snapshots)
+is made in the background and joins dist/ when ready."""
 
 from __future__ import annotations
 
@@ -8,12 +9,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .pipeline import BuildError, BuildResult, Step
+from .stdlib import publish_whole_stdlib, whole_stdlib_inputs
+
+# A step of the whole build, and what the first build does instead.
+FIRST_INSTEAD = {"stdlib": Step("stdlib_whole", publish_whole_stdlib, whole_stdlib_inputs)}
 
 
 def first_steps(steps: list[Step], later: list[Step]) -> list[Step]:
-    """The steps the page needs to play: every step but those in `later`, in their order."""
+    """The steps the page needs to play: every step but those in `later`, in their order, the standard
+    library published whole rather than trimmed (FIRST_INSTEAD)."""
     names = {step.name for step in later}
-    return [step for step in steps if step.name not in names]
+    return [FIRST_INSTEAD.get(step.name, step) for step in steps if step.name not in names]
 
 
 def build_then_finish(
@@ -25,7 +31,7 @@ def build_then_finish(
     """Builds what the page needs now; returns that build and a started thread that builds everything (the
     `later` steps too: their results are cached, so a warm restart finishes in seconds)."""
     first = build(steps=first_steps(steps, later), log=log)
-    names = ", ".join(step.name for step in later)
+    names = ", ".join([*FIRST_INSTEAD, *(step.name for step in later)])
     log(f"Serving now; {names} follow in the background (a first run: about a minute)")
 
     def finish() -> None:
