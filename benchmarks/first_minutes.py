@@ -58,11 +58,16 @@ def answers(url: str) -> bool:
 
 
 def disk_mb(path: Path) -> float:
+    """Megabytes on disk under `path`, each file once however many hard links it has (as du counts)."""
     if not path.exists():
         return 0.0
-    total = sum(
-        entry.lstat().st_size for entry in path.rglob("*") if entry.is_file() or entry.is_symlink()
-    )
+    seen: set[int] = set()
+    total = 0
+    for entry in path.rglob("*"):
+        info = entry.lstat()
+        if info.st_ino not in seen:
+            seen.add(info.st_ino)
+            total += info.st_blocks * 512
     return total / 1e6
 
 
