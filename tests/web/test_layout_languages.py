@@ -180,8 +180,12 @@ def test_menu_table_and_result_in_every_language(shared_page, lang: str) -> None
             assert widths[0] >= 140 and widths[1] >= 100 and widths[2] >= 76, widths
         shoot(page, f"{lang}-play")
 
-    lose_by_wrong_slaps(page)
+    lost = lose_by_wrong_slaps(page)
     advance(page, 500)
+    assert (
+        lost["result"]["reason"] == "eliminated"
+    )  # and the result says why (the strict rule: at once)
+    assert catalog(lang)["result.eliminatedWhy"] in page.inner_text("#result-note"), lang
     for size in (PHONE, DESKTOP):
         page.set_viewport_size({"width": size[0], "height": size[1]})
         advance(page)

@@ -36,6 +36,12 @@ function reactionsText(stats) {
   });
 }
 
+/** Why you were eliminated (the rule this game played), or "" when you were not. */
+function eliminatedWhy(view) {
+  if (view.result.reason !== "eliminated") return "";
+  return t(view.lenient ? "result.eliminatedWhyLenient" : "result.eliminatedWhy");
+}
+
 /** Fills #result from a finished game's view; showing and hiding it is the app state's panel ("result"). */
 export function createResultPanel({ events }) {
   const $ = (id) => document.getElementById(id);
@@ -79,7 +85,8 @@ export function createResultPanel({ events }) {
     $("result-reactions").textContent = reactionsText(stats);
     // Whether the score reached the board is the leaderboard's to say (below, once the server answered).
     const note = scored ? t("result.dailyDone") : t("result.practice");
-    $("result-note").textContent = `${note} ${t("result.deal", { seed: String(view.seed) })}`;
+    const why = eliminatedWhy(view);
+    $("result-note").textContent = `${why ? `${why} ` : ""}${note} ${t("result.deal", { seed: String(view.seed) })}`;
 
     shared = scored ? shareText(view, timeline) : null;
     $("result-share").hidden = !scored;
