@@ -56,3 +56,53 @@ def test_in_english_the_tip_reads_as_a_sentence(bare_page):
     assert bare_page.evaluate(PAY_CARD_TIP, ["en", "north"]).endswith(
         "the pile goes to North, who played the jack of clubs."
     )
+
+
+STILL_OUT = """
+async ([language, clocks]) => {
+  const i18n = await import("./js/app/i18n.js");
+  await i18n.loadLanguage(language);
+  const { createCoach } = await import("./js/table/coach.js");
+  const line = document.createElement("p");
+  document.body.append(line);
+  let offered = 0;
+  const coach = createCoach({ line, onNewDeal: () => { offered += 1; } });
+  coach.start(true);
+  const said = [];
+  for (const [clock, status] of clocks) {
+    coach.observe({ your_turn: false, clock, seats: [{ status }] }, []);
+    const button = line.querySelector("[data-testid=coach-new-deal]");
+    said.push([line.firstChild.textContent.trim(), button ? button.textContent : null]);
+    if (button && clock === 30000) button.click();
+  }
+  line.remove();
+  return { said, offered };
+}
+"""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_out_of_cards_a_while_the_coach_says_what_can_happen_and_offers_a_new_deal(
+    bare_page, language
+):
+    words = catalog(language)
+    clocks = [
+        [1_000, "playing"],
+        [5_000, "out"],
+        [24_000, "out"],  # 19 s out: not yet
+        [25_000, "out"],  # 20 s: the offer
+        [30_000, "out"],  # taken (the flow asks before leaving the game)
+        [31_000, "playing"],  # back in: the offer goes
+    ]
+    answer = bare_page.evaluate(STILL_OUT, [language, clocks])
+    said = answer["said"]
+    assert [button for _text, button in said] == [
+        None,
+        None,
+        None,
+        *[words["result.again"]] * 2,
+        None,
+    ]
+    assert said[3][0] == words["coach.stillOut"]
+    assert said[5][0] == words["coach.watch"]
+    assert answer["offered"] == 1
