@@ -237,6 +237,24 @@ def test_the_loading_screen_speaks_of_the_game(lang: str) -> None:
         )
 
 
+def test_the_first_screen_speaks_before_any_module_runs(page) -> None:
+    # The page's modules held: what shows comes from the HTML and the CSS alone (the first paint).
+    held = []
+    page.route("**/js/app/main.js", lambda route: held.append(route))
+    page.route("**/js/engine/start.js", lambda route: held.append(route))
+    page.goto("/", wait_until="commit")
+    page.wait_for_selector("#loading h2", state="visible")
+    assert page.inner_text("#loading h2") == catalog("en")["loading.title"]
+    assert page.is_visible("[role=progressbar]") and page.is_visible("#phases")
+    assert page.inner_text(".bar .title") == "Egyptian War"
+    # Before the table in the document: a paint of part of the page shows it first.
+    first = page.evaluate("document.querySelector('body > :not(svg)').id")
+    assert first == "loading"
+    assert held, "the modules were held"
+    for route in held:
+        route.continue_()
+
+
 def test_the_loading_screen_covers_no_seat_and_the_header_names_the_game(page) -> None:
     held = []  # the engine's load waits on build-info.json: the loading screen stays
     page.route("**/build-info.json", lambda route: held.append(route))
