@@ -114,8 +114,9 @@ def stored_record(page, date: str) -> dict | None:
 
 
 def clock_text(ms: int) -> str:
+    """A time as the table's clock writes it: "0:03", "10:01"."""
     seconds = ms // 1000
-    return f"{seconds // 60:02d}:{seconds % 60:02d}"
+    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def check_your_row(page, view: dict, name: str) -> None:
