@@ -85,8 +85,10 @@ export function createResultPanel({ events }) {
     $("result-reactions").textContent = reactionsText(stats);
     // Whether the score reached the board is the leaderboard's to say (below, once the server answered).
     const note = scored ? t("result.dailyDone") : t("result.practice");
-    const why = eliminatedWhy(view);
-    $("result-note").textContent = `${why ? `${why} ` : ""}${note} ${t("result.deal", { seed: String(view.seed) })}`;
+    const why = $("result-why");
+    why.textContent = eliminatedWhy(view);
+    why.hidden = !why.textContent;
+    $("result-note").textContent = `${note} ${t("result.deal", { seed: String(view.seed) })}`;
 
     shared = scored ? shareText(view, timeline) : null;
     $("result-share").hidden = !scored;
