@@ -3,7 +3,8 @@
 
 python build.py [build]                         build everything into dist/
 python build.py serve [--port 8000] [--host 127.0.0.1]
-                                                build, then serve dist/ and the scores API
+                                                build, then serve dist/ and the scores API (the
+                                                memory snapshots follow in the background)
 python build.py test [--engine] [PYTEST ARGS]   install test needs, lint, build, run every test
                                                 (--engine: ruff and tests/engine only; no Node)
 """
@@ -18,7 +19,9 @@ ROOT = Path(__file__).resolve().parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools.builder import BuildError, build, serve_in_foreground  # noqa: E402
+from tools.builder import STEPS, BuildError, build, serve_in_foreground  # noqa: E402
+from tools.builder.serving import build_then_finish  # noqa: E402
+from tools.builder.snapshot import SNAPSHOT_STEPS  # noqa: E402
 from tools.builder.suite import run_suite  # noqa: E402
 
 
@@ -41,9 +44,12 @@ def main(argv: list[str] | None = None) -> int:
         if argv[:1] == ["test"]:  # everything after `test` is pytest's, so argparse stays out
             return run_suite(ROOT, argv[1:], build=lambda: build(ROOT))
         options = parser().parse_args(argv)
-        result = build(ROOT)
-        if options.command == "serve":
-            return serve_in_foreground(result.dist, options.host, options.port)
+        if (
+            options.command == "serve"
+        ):  # served once playable; the snapshots follow (tools/builder/serving.py)
+            first, _later = build_then_finish(lambda **kw: build(ROOT, **kw), STEPS, SNAPSHOT_STEPS)
+            return serve_in_foreground(first.dist, options.host, options.port)
+        build(ROOT)
         return 0
     except BuildError as error:
         print(f"build.py: {error}", file=sys.stderr)

@@ -6,6 +6,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+import group_times
 import pytest
 
 TESTS = Path(__file__).resolve().parent
@@ -21,6 +22,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "web: needs the built site, the dev server and Chromium")
     config.addinivalue_line("markers", "build: exercises build.py and tools/devserver.mjs")
     config.addinivalue_line("markers", "slow: takes more than a few seconds")
+    group_times.register(config)
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:

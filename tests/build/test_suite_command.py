@@ -150,3 +150,56 @@ class TestChromium:
 )
 def test_the_engine_quick_path_runs_the_engines_fast_tests_only(args, expected):
     assert suite.pytest_arguments(args) == expected
+
+
+class TestParallelWorkers:
+    def test_the_whole_suite_runs_on_two_workers_by_file(self, monkeypatch):
+        monkeypatch.delenv("EWAR_TEST_WORKERS", raising=False)
+        monkeypatch.setattr(suite.os, "cpu_count", lambda: 2)
+        assert suite.parallel_arguments([], engine_only=False) == ["-n", "2", "--dist", "loadfile"]
+
+    def test_the_engine_path_one_core_or_the_callers_choice_run_in_one_process(self, monkeypatch):
+        monkeypatch.delenv("EWAR_TEST_WORKERS", raising=False)
+        assert suite.parallel_arguments([], engine_only=True) == []
+        assert suite.parallel_arguments(["-n", "4"], engine_only=False) == []
+        assert suite.parallel_arguments(["-p", "no:xdist"], engine_only=False) == []
+        monkeypatch.setattr(suite.os, "cpu_count", lambda: 1)
+        assert suite.parallel_arguments([], engine_only=False) == []
+
+    def test_ewar_test_workers_sets_them_and_nonsense_is_refused(self, monkeypatch):
+        monkeypatch.setenv("EWAR_TEST_WORKERS", "3")
+        assert suite.parallel_arguments([], engine_only=False)[:2] == ["-n", "3"]
+        monkeypatch.setenv("EWAR_TEST_WORKERS", "many")
+        with pytest.raises(BuildError, match="EWAR_TEST_WORKERS=many"):
+            suite.parallel_arguments([], engine_only=False)
+
+
+def test_the_time_table_lists_each_step_the_total_and_the_groups_slowest_first(tmp_path):
+    from tools.build.timings import StepTimes
+
+    ticks = iter([0.0, 1.0, 3.5, 3.5, 10.0, 12.0])
+    times = StepTimes(clock=lambda: next(ticks))
+    with times.step("lint"):
+        pass
+    with times.step("pytest"):
+        pass
+    groups = tmp_path / "groups.json"
+    groups.write_text(
+        '{"engine": {"seconds": 4.0, "tests": 9}, "web": {"seconds": 60.5, "tests": 3}}'
+    )
+    times.read_groups(groups)
+    report = times.report().splitlines()
+    assert [line.split()[0] for line in report[1:4]] == ["lint", "pytest", "total"]
+    assert (
+        report[1].endswith("2.5 s") and report[2].endswith("6.5 s") and report[3].endswith("12.0 s")
+    )
+    assert report[5].split() == ["tests/web", "60.5", "s", "3", "tests"]
+    assert report[6].split() == ["tests/engine", "4.0", "s", "9", "tests"]
+
+
+def test_pytest_groups_are_the_folders_of_tests():
+    from group_times import group_of
+
+    assert group_of("tests/web/test_offline.py::test_x[fast]") == "web"
+    assert group_of("tests/engine/test_end.py::TestEnd::test_y") == "engine"
+    assert group_of("tests/test_top.py::test_z") == "test_top.py"

@@ -109,3 +109,12 @@ def shared_page(browser, server_url: str) -> Iterator[object]:
         yield page
     finally:
         fresh.close()
+
+
+@pytest.fixture
+def bare_page(new_context):
+    """The page without its engine (build-info.json held): its modules can be imported and nothing else runs."""
+    page = new_context().new_page()
+    page.route("**/build-info.json", lambda route: None)
+    page.goto("/", wait_until="domcontentloaded")
+    return page

@@ -3,18 +3,6 @@ page's clock (web/js/base/clock.js), which gives an input event its own time on 
 
 from __future__ import annotations
 
-import pytest
-
-
-@pytest.fixture
-def bare_page(new_context):
-    """The page without its engine (build-info.json held): its modules can be imported and nothing else runs."""
-    page = new_context().new_page()
-    page.route("**/build-info.json", lambda route: None)
-    page.goto("/", wait_until="domcontentloaded")
-    return page
-
-
 EMITTER = """
 async () => {
   const { createAppEvents } = await import("./js/base/events.js");

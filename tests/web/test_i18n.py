@@ -228,6 +228,16 @@ def test_a_whole_game_in(shared_page, quick_seed, lang: str) -> None:
     page.wait_for_selector("[data-testid=help-dialog]:not([open])", state="attached")
     page.click("[data-testid=open-about]")
     assert words["help.about.1"] in page.inner_text("[data-testid=about-dialog]")
+    # The sources of the rules and the history, credited and linked (Wikipedia, pagat.com).
+    assert words["help.about.sources"] in page.inner_text("[data-testid=about-dialog]")
+    hrefs = page.eval_on_selector_all(
+        "[data-testid=sources] a", "(links) => links.map((a) => a.href)"
+    )
+    assert hrefs == [
+        "https://en.wikipedia.org/wiki/Egyptian_Ratscrew",
+        "https://en.wikipedia.org/wiki/Beggar-my-neighbour",
+        "https://www.pagat.com/",
+    ]
     check_both_sizes(page, lang, "about")
     page.keyboard.press("Escape")
 

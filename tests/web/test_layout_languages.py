@@ -73,6 +73,35 @@ IN_SIGHT = """
 """
 
 
+# An element of the result's body, scrolled into sight there: its top, middle and bottom are its own (not under
+# the buttons, not cut off).
+UNCOVERED = """
+(selector) => {
+  const el = document.querySelector(selector);
+  el.scrollIntoView({ block: "nearest" });
+  const r = el.getBoundingClientRect();
+  const x = r.left + Math.min(r.width / 2, 20);
+  return [r.top + 2, (r.top + r.bottom) / 2, r.bottom - 2].every((y) => el.contains(document.elementFromPoint(x, y)));
+}
+"""
+RESULT_LINES = [
+    "#result-title",
+    "[data-testid=result-why]",
+    "[data-testid=result-score]",
+    "[data-testid=leaderboard-status]",
+    "[data-testid=leaderboard-tab-0]",
+    "[data-testid=result-countdown]",
+]
+
+
+ONE_LINE = """
+(selector) => {
+  const el = document.querySelector(selector);
+  return el.getBoundingClientRect().height < 2 * parseFloat(getComputedStyle(el).lineHeight);
+}
+"""
+
+
 def overlapping(page, selectors: list[str]) -> list[tuple[str, str]]:
     boxes = page.evaluate(BOXES, selectors)
     return [
@@ -105,6 +134,8 @@ def check_table(page, lang: str) -> None:
         assert name_top < middle < name_bottom, ("not on one line", lang, seat)
     hint = page.locator("[data-testid=flip-hint]")
     hint.wait_for(state="visible")  # it fades in, in wall time
+    if page.viewport_size["width"] >= 1000:  # a desktop: "Press Enter to flip" on one line
+        assert page.evaluate(ONE_LINE, "[data-testid=flip-hint]"), lang
     assert (
         overlapping(page, ["[data-testid=flip-hint]", "#your-pack", ".seat-south .seat-info"]) == []
     )
@@ -150,8 +181,14 @@ def test_menu_table_and_result_in_every_language(shared_page, lang: str) -> None
             assert widths[0] >= 140 and widths[1] >= 100 and widths[2] >= 76, widths
         shoot(page, f"{lang}-play")
 
-    lose_by_wrong_slaps(page)
+    lost = lose_by_wrong_slaps(page)
     advance(page, 500)
+    assert (
+        lost["result"]["reason"] == "eliminated"
+    )  # and the result says why (the strict rule: at once)
+    assert page.inner_text("[data-testid=result-why]") == catalog(lang)["result.eliminatedWhy"], (
+        lang
+    )
     for size in (PHONE, DESKTOP):
         page.set_viewport_size({"width": size[0], "height": size[1]})
         advance(page)
@@ -182,6 +219,11 @@ def test_a_daily_on_a_touch_phone_says_tap_and_its_result_keeps_its_buttons_in_s
         advance(page)
         for button in RESULT_BUTTONS:
             assert page.evaluate(IN_SIGHT, button), (width, height, button)
+        # The buttons sit below the result's lines, never over them: each line can be scrolled into sight whole.
+        assert overlapping(page, ["#result-body", ".result-actions"]) == []
+        for line in RESULT_LINES:
+            assert page.evaluate(UNCOVERED, line), (width, height, line)
+        page.evaluate("document.getElementById('result-body').scrollTop = 0")
         shoot(page, "daily-result")
 
 
@@ -196,6 +238,24 @@ def test_the_loading_screen_speaks_of_the_game(lang: str) -> None:
             lang,
             key,
         )
+
+
+def test_the_first_screen_speaks_before_any_module_runs(page) -> None:
+    # The page's modules held: what shows comes from the HTML and the CSS alone (the first paint).
+    held = []
+    page.route("**/js/app/main.js", lambda route: held.append(route))
+    page.route("**/js/engine/start.js", lambda route: held.append(route))
+    page.goto("/", wait_until="commit")
+    page.wait_for_selector("#loading h2", state="visible")
+    assert page.inner_text("#loading h2") == catalog("en")["loading.title"]
+    assert page.is_visible("[role=progressbar]") and page.is_visible("#phases")
+    assert page.inner_text(".bar .title") == "Egyptian War"
+    # Before the table in the document: a paint of part of the page shows it first.
+    first = page.evaluate("document.querySelector('body > :not(svg)').id")
+    assert first == "loading"
+    assert held, "the modules were held"
+    for route in held:
+        route.continue_()
 
 
 def test_the_loading_screen_covers_no_seat_and_the_header_names_the_game(page) -> None:

@@ -51,9 +51,18 @@ async (paths) => {
 }
 """
 SCORES_API = re.compile(r"/api/scores\?")
-FETCHING_FOR_NEXT_VISIT = (
-    "performance.getEntriesByName('ewar:snapshot-for-next-visit').length === 1"
+NOT_FETCHED_FOR_NEXT_VISIT = (
+    "performance.getEntriesByName('ewar:snapshot-not-fetched')[0]?.detail.reason ?? null"
 )
+NO_CONNECTION = "delete Navigator.prototype.connection;"  # as in Safari and Firefox
+
+
+def fake_connection(**fields) -> str:
+    """An init script that makes navigator.connection report `fields` (type "cellular" cannot be emulated)."""
+    return (
+        "Object.defineProperty(Navigator.prototype, 'connection',"
+        f" {{configurable: true, get: () => ({json.dumps(fields)})}});"
+    )
 
 
 def web_conftest():
@@ -131,8 +140,10 @@ def finish_game(page) -> dict:
 def visited(browser, server_url: str) -> Iterator[tuple[object, object]]:
     """(context, page) after a first visit, once the worker controls the page with its whole cache: shared by
     the tests that go offline from there (each comes back online). The loader makes its own choice of path
-    (nothing forced): micropip on this first visit, and the worker does not download the snapshot."""
+    (nothing forced): micropip on this first visit, and the worker does not download the snapshot. The browser
+    asks to save data, so the page does not fetch it for the next visit either (tested below)."""
     context = browser.new_context(base_url=server_url, bypass_csp=True)
+    context.add_init_script(fake_connection(saveData=True, effectiveType="4g", downlink=10))
     try:
         page = context.new_page()
         page.goto("/")
@@ -198,13 +209,20 @@ def not_yet_used(page) -> list[str]:
     return page.evaluate("window.ewarOffline.status()")["notYetUsed"]
 
 
-def test_a_repeat_visit_on_a_fast_connection_fetches_the_snapshot_for_the_next(
-    browser, server_url, build_info
-):
+def first_visit(browser, server_url, link: str, *, test_clock: bool):
+    """(context, page, requested urls) of a first visit over the link named, on a test clock or not (the test
+    clock's `performance` keeps no marks)."""
     context = browser.new_context(base_url=server_url, service_workers="allow", bypass_csp=True)
-    try:
-        context.clock.install()  # the fetch waits NEXT_VISIT_FETCH_DELAY_MS (5 s) after the game is ready
-        page = context.new_page()
+    if test_clock:
+        context.clock.install()  # the fetch waits NEXT_VISIT_FETCH_DELAY_MS (5 s) once the worker is in charge
+    if link == "no navigator.connection":
+        context.add_init_script(NO_CONNECTION)
+    elif link == "saves data":
+        context.add_init_script(fake_connection(saveData=True, effectiveType="4g", downlink=10))
+    elif link == "cellular":
+        context.add_init_script(fake_connection(type="cellular", effectiveType="4g", downlink=10))
+    page = context.new_page()
+    if link == "fast":
         cdp = context.new_cdp_session(page)
         cdp.send("Network.enable")
         rate = 200_000_000 / 8  # navigator.connection: downlink 10, effectiveType 4g
@@ -212,29 +230,56 @@ def test_a_repeat_visit_on_a_fast_connection_fetches_the_snapshot_for_the_next(
             "Network.emulateNetworkConditions",
             {"offline": False, "latency": 1, "downloadThroughput": rate, "uploadThroughput": rate},
         )
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.goto("/")
+    wait_ready(page)
+    return context, page, asked
+
+
+@pytest.mark.parametrize("link", ["fast", "no navigator.connection"])
+def test_a_first_visit_fetches_the_snapshot_for_the_next_once_the_game_is_playable(
+    browser, server_url, build_info, link
+):
+    context, page, asked = first_visit(browser, server_url, link, test_clock=True)
+    try:
+        assert page.evaluate("'connection' in navigator") is (link == "fast")
         snapshot_url = server_url + build_info["snapshot"]["file"]
-        asked = []
-        page.on("request", lambda request: asked.append(request.url))
-        page.goto("/")
-        wait_ready(page)
-        wait_precached(page)
-        page.clock.fast_forward(6000)
-        page.wait_for_timeout(300)  # a fetch would have started by now
-        # A first visit never fetches it, however fast the connection: the 5 MB budget
+        # Not before the game is playable (a first visit's 5 MB), nor while the worker precaches.
         assert snapshot_url not in asked
+        wait_precached(page)
         assert not_yet_used(page) == [build_info["snapshot"]["file"]]
-        page.reload()
-        wait_ready(page)
-        assert page.evaluate("window.ewar.engine.path") == "micropip"
-        page.clock.fast_forward(6000)
+        page.clock.fast_forward(8000)
         deadline = time.monotonic() + WORKER_MS / 1000
         while not_yet_used(page):  # fetched through the worker, which checks and keeps it
             assert time.monotonic() < deadline, "the worker did not keep the snapshot"
             page.wait_for_timeout(100)
+        assert snapshot_url in asked
         page.reload()
         wait_ready(page)
         engine = page.evaluate("[window.ewar.engine.path, window.ewar.engine.reason]")
         assert engine == ["snapshot", "snapshot in the service worker's cache"]
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(
+    ("link", "reason"),
+    [("saves data", "the browser asks to save data"), ("cellular", "a cellular link")],
+)
+def test_saving_data_or_a_cellular_link_leaves_the_snapshot_alone(
+    browser, server_url, build_info, link, reason
+):
+    context, page, asked = first_visit(browser, server_url, link, test_clock=False)
+    try:
+        wait_precached(page)
+        page.wait_for_timeout(8000)  # a fetch would have started by now (5 s, then an idle moment)
+        assert server_url + build_info["snapshot"]["file"] not in asked
+        assert not_yet_used(page) == [build_info["snapshot"]["file"]]
+        assert page.evaluate(NOT_FETCHED_FOR_NEXT_VISIT) == reason
+        page.reload()
+        wait_ready(page)
+        assert page.evaluate("window.ewar.engine.path") == "micropip"
     finally:
         context.close()
 

@@ -42,7 +42,9 @@ def check_result_screen(page, view: dict) -> None:
     if reactions["median_ms"] is not None:
         assert page.inner_text("[data-testid=result-reactions]") == (
             f"Your slaps: median {reactions['median_ms']:,} ms, best {reactions['best_ms']:,} ms"
-            f" — {reactions['speed'].capitalize()} CPUs slap in about {reactions['speed_slap_ms']:,} ms."
+            # the CPU speed nearest your pace, said as a comparison (not as this game's CPUs)
+            f" — your pace is nearest the {reactions['speed'].capitalize()} CPUs’"
+            f" (they slap in about {reactions['speed_slap_ms']:,} ms)."
         )
     assert page.evaluate("window.ewar.missingKeys()") == []
 

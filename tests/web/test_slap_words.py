@@ -14,6 +14,7 @@ from pagedriver import (
     switch_language,
     view_of,
     wait_for,
+    wait_ready,
 )
 from test_i18n import catalog
 
@@ -47,8 +48,9 @@ def test_wrong_slaps_say_why_in_english_and_in_french(shared_page) -> None:
         words = catalog(lang)
         switch_language(page, lang)
         start_from_menu(page, speed="slow", deal=31)
-        burn = words["why.burn"].replace("{per_wrong_slap}", "20")
-        assert slap(page) == f"{words['why.empty_pile']} {burn}"
+        # Practice is not scored: the burn is said without the points it would cost in the daily.
+        assert slap(page) == f"{words['why.empty_pile']} {words['why.burn']}"
+        assert "{" not in words["why.burn"] and "−" not in toast(page)
         # A card now lies face down under the pile: with one face-up card, only that is said.
         flip_until(page, 1)
         assert slap(page).startswith(words["why.burned_cards"])
@@ -67,6 +69,15 @@ def test_wrong_slaps_say_why_in_english_and_in_french(shared_page) -> None:
         assert said.startswith(expected), (said, expected)
         open_menu(page)
     switch_language(page, "en")
+
+
+def test_in_the_daily_a_wrong_slap_says_what_it_costs(page) -> None:
+    page.goto("/?lang=en")
+    wait_ready(page)
+    start_from_menu(page, mode="daily")
+    said = slap(page)
+    assert said.endswith(catalog("en")["why.burnScored"].replace("{per_wrong_slap}", "20")), said
+    assert "(−20)" in said
 
 
 def test_a_late_slap_names_the_player_who_was_first(shared_page) -> None:

@@ -37,22 +37,37 @@ ENGINE_WHEELS_KEPT = 8  # engine wheels remembered in build/cache/engine, by sou
 
 
 # ---------------------------------------------------------------------------------------------
-# node_modules: npm ci when node_modules does not match package-lock.json
+# node_modules: npm ci when node_modules does not match package-lock.json. Building and serving need only the
+# packages package.json lists as dependencies (Node 22, Pyodide, the board's store, the headers parser); the
+# test command adds the dev tools (netlify-cli, Biome, axe-core: ensure_dev_tools).
 
 
-def node_modules_match_lock(root: Path) -> bool:
+def node_modules_match_lock(root: Path, *, with_dev: bool = False) -> bool:
+    """Whether node_modules holds every package of package-lock.json at its version (dev packages only when
+    with_dev; optional and peer packages may be absent)."""
     lock = json.loads((root / "package-lock.json").read_text())
     for key, entry in lock.get("packages", {}).items():
         if not key.startswith("node_modules/") or entry.get("link"):
             continue
         manifest = root / key / "package.json"
         if not manifest.is_file():
-            if entry.get("optional") or entry.get("dev") or entry.get("peer"):
+            if entry.get("optional") or entry.get("peer") or (entry.get("dev") and not with_dev):
                 continue
             return False
         if json.loads(manifest.read_text()).get("version") != entry.get("version"):
             return False
     return True
+
+
+def npm_ci(root: Path, *, with_dev: bool, log) -> None:
+    """npm ci: only the dependencies (--omit=dev), or everything; says what it does and how long it has run."""
+    npm = shutil.which("npm")
+    if not npm:
+        raise BuildError("npm not found: install Node.js (any version with npm; the project pins Node 22)")
+    what = "with the test tools" if with_dev else "what building and serving need"
+    log(f"  running npm ci: {what} (a first run downloads {'~650' if with_dev else '~225'} MB)")
+    command = [npm, "ci", "--no-audit", "--no-fund", *([] if with_dev else ["--omit=dev"])]
+    run_quiet(command, "npm ci", cwd=root, heartbeat=log)
 
 
 def ensure_node_modules(ctx: Context) -> None:
@@ -66,14 +81,17 @@ def ensure_node_modules(ctx: Context) -> None:
     if installed and node_modules_match_lock(ctx.root):
         ctx.state["npm_lock"] = key
         return
-    npm = shutil.which("npm")
-    if not npm:
-        raise BuildError(
-            "npm not found: install Node.js (any version with npm; the project pins Node 22)"
-        )
-    ctx.log("  running npm ci (node_modules does not match package-lock.json)")
-    run_quiet([npm, "ci", "--no-audit", "--no-fund"], "npm ci", cwd=ctx.root)
+    npm_ci(ctx.root, with_dev=False, log=ctx.log)
     ctx.state["npm_lock"] = key
+
+
+def ensure_dev_tools(root: Path, log=print) -> None:
+    """The test command's npm packages: npm ci with the dev dependencies unless node_modules has them all."""
+    if not (root / "package-lock.json").is_file():
+        raise BuildError("package-lock.json is missing: the build installs exactly what it pins")
+    installed = (root / "node_modules" / ".package-lock.json").is_file()
+    if not (installed and node_modules_match_lock(root, with_dev=True)):
+        npm_ci(root, with_dev=True, log=log)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -18,6 +18,8 @@ from pathlib import Path
 from . import postgres
 from .lint import js_lint_commands, python_lint_commands, run_linters
 from .pipeline import BuildError
+from .steps import ensure_dev_tools
+from .timings import StepTimes
 from .toolchain import QUIET_PIP, project_node
 
 DEBIAN_CHROMIUM = "/usr/bin/chromium"
@@ -136,23 +138,53 @@ def pytest_arguments(args: list[str]) -> tuple[bool, list[str]]:
     return engine_only, pytest_args
 
 
+# The whole suite's pytest runs on this many pytest-xdist workers (EWAR_TEST_WORKERS overrides): its time is
+# mostly browser tests waiting on Chromium and Pyodide, which two workers overlap on two cores.
+DEFAULT_WORKERS = 2
+
+
+def parallel_arguments(pytest_args: list[str], engine_only: bool) -> list[str]:
+    """pytest-xdist's arguments for the whole suite: workers by file, so that a file's shared pages and builds
+    (module fixtures) stay in one worker. None for the engine's quick path, or when the caller chose -n/-p."""
+    if engine_only or any(
+        arg in ("-n", "-p") or arg.startswith("--numprocesses") for arg in pytest_args
+    ):
+        return []
+    workers = os.environ.get("EWAR_TEST_WORKERS", str(min(DEFAULT_WORKERS, os.cpu_count() or 1)))
+    if not workers.isdigit():
+        raise BuildError(f"EWAR_TEST_WORKERS={workers} is not a number of workers")
+    return [] if int(workers) < 2 else ["-n", workers, "--dist", "loadfile"]
+
+
 def run_suite(root: Path, args: list[str], build) -> int:
-    """The test command; `build` builds dist/ (tools.builder.build). Returns the exit code."""
+    """The test command; `build` builds dist/ (tools.builder.build). Returns the exit code; prints the time of
+    each step and of each test group at the end."""
     engine_only, pytest_args = pytest_arguments(args)
-    install_test_requirements(root)
-    failures = run_linters(root, python_lint_commands())
+    times = StepTimes()
+    with times.step("install test needs"):
+        install_test_requirements(root)
+    with times.step("lint (Python)"):
+        failures = run_linters(root, python_lint_commands())
     env = dict(os.environ)
     if not engine_only:
         env["EWAR_CHROMIUM"] = chromium_for_tests()
-        build()
-        failures += run_linters(root, js_lint_commands(root))
+        with times.step("npm (test tools)"):
+            ensure_dev_tools(root)
+        with times.step("build"):
+            build()
+        with times.step("lint (JavaScript)"):
+            failures += run_linters(root, js_lint_commands(root))
     with contextlib.ExitStack() as services:
         if not engine_only:
             # The board's tests and the bundled function run against a real PostgreSQL server.
-            env[postgres.ENV_VAR] = services.enter_context(postgres.temporary_server())
-        pytest = subprocess.run(
-            [sys.executable, "-m", "pytest", *pytest_args], check=False, cwd=root, env=env
-        )
+            with times.step("PostgreSQL (start)"):
+                env[postgres.ENV_VAR] = services.enter_context(postgres.temporary_server())
+        with tempfile.TemporaryDirectory(prefix="ewar-test-times-") as folder:
+            env["EWAR_TEST_GROUP_TIMES"] = str(Path(folder) / "groups.json")
+            command = [sys.executable, "-m", "pytest", *parallel_arguments(pytest_args, engine_only)]
+            with times.step("pytest"):
+                pytest = subprocess.run([*command, *pytest_args], check=False, cwd=root, env=env)
+            times.read_groups(Path(env.pop("EWAR_TEST_GROUP_TIMES")))
         if pytest.returncode == 5:
             print("pytest collected no tests: that is a failure", file=sys.stderr)
         if pytest.returncode != 0:
@@ -161,8 +193,11 @@ def run_suite(root: Path, args: list[str], build) -> int:
             files = [path.relative_to(root).as_posix() for path in node_test_files(root)]
             if not files:
                 failures.append("node --test (no *.test.mjs found)")
-            elif not node_tests_pass(root, files, env):
-                failures.append("node --test")
+            else:
+                with times.step("node --test"):
+                    if not node_tests_pass(root, files, env):
+                        failures.append("node --test")
+    print(times.report())
     if failures:
         print("build.py test FAILED: " + ", ".join(failures), file=sys.stderr)
         return 1

@@ -5,6 +5,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from .pipeline import BuildError
@@ -13,10 +16,32 @@ QUIET_PIP = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_INPUT": "1"}
 SKIP_NAMES = {"__pycache__", ".DS_Store", ".git"}
 
 
-def run_quiet(cmd: list[str], what: str, **kwargs) -> subprocess.CompletedProcess:
-    """Run a tool and keep its output unless it fails; then show it and raise BuildError."""
+HEARTBEAT_S = 15  # a long quiet tool says it is still running this often
+
+
+def run_quiet(
+    cmd: list[str], what: str, heartbeat: Callable[[str], None] | None = None, **kwargs
+) -> subprocess.CompletedProcess:
+    """Run a tool and keep its output unless it fails; then show it and raise BuildError. With
+    `heartbeat`, a line every HEARTBEAT_S seconds says the tool is still running (npm ci prints nothing
+    for minutes on a slow link)."""
     env = {**os.environ, **QUIET_PIP, **kwargs.pop("env", {})}
-    done = subprocess.run(cmd, check=False, capture_output=True, text=True, env=env, **kwargs)
+    done_event = threading.Event()
+    started = time.monotonic()
+
+    def beat() -> None:
+        while not done_event.wait(HEARTBEAT_S):
+            heartbeat(f"  … {what} still running ({time.monotonic() - started:.0f} s)")
+
+    beating = threading.Thread(target=beat, daemon=True) if heartbeat else None
+    if beating:
+        beating.start()
+    try:
+        done = subprocess.run(cmd, check=False, capture_output=True, text=True, env=env, **kwargs)
+    finally:
+        done_event.set()
+    if heartbeat:
+        heartbeat(f"  {what}: {time.monotonic() - started:.0f} s")
     if done.returncode != 0:
         sys.stderr.write(done.stdout + done.stderr)
         raise BuildError(f"{what} failed (exit {done.returncode}): {' '.join(cmd)}")

@@ -77,7 +77,8 @@ async function boot() {
 
   // Games, the menu that starts them, the pause, and the keys and taps that play them.
   const dealLine = $("deal-line");
-  const coach = createCoach({ line: dealLine });
+  // Out of cards for a while in the guided game, the coach offers a new one (asked first, as any leave).
+  const coach = createCoach({ line: dealLine, onNewDeal: () => flow.choose({ mode: "guided" }) });
   const games = createGames({ events, storage, bridge: engine.bridge, actuator, result, dealLine, coach });
   const flow = createPlayFlow({ events, games, confirm, beforeStart: () => sound.unlock() });
   const menu = createMenu({

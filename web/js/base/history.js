@@ -19,6 +19,12 @@ export function streakOn(history, date) {
   return history.lastDailyDate === date ? history.streak : 1;
 }
 
+/** The streak the menu shows: a day counts once its daily is finished, not while it is under way. */
+export function shownStreak(history) {
+  const underWay = history.daily && !history.daily.finished && history.daily.date === history.lastDailyDate;
+  return underWay ? Math.max(0, history.streak - 1) : history.streak;
+}
+
 /** Starting the scored daily is the day's one attempt, finished or not: it counts for the streak. */
 export function afterDailyStart(history, date) {
   return { ...history, streak: streakOn(history, date), lastDailyDate: date, daily: { date, finished: false } };

@@ -75,6 +75,11 @@ export function t(key, params = {}) {
   return template.replace(/\{(\w+)\}/g, (whole, name) => formatParam(params[name], whole));
 }
 
+/** "jack of clubs: …" -> "Jack of clubs: …": a sentence's first letter in the page language's capitals. */
+export function sentenceStart(text) {
+  return text.charAt(0).toLocaleUpperCase(language) + text.slice(1);
+}
+
 function warnMissing(key) {
   if (missing.has(key)) return;
   missing.add(key);

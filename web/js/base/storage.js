@@ -1,7 +1,7 @@
 // Remembers settings, game history, daily scores, the boards seen and the loader's choices in localStorage,
 // falling back to memory where storage is unavailable. The page's one door to localStorage.
 
-import { afterDailyStart, afterGame, EMPTY_HISTORY } from "./history.js";
+import { afterDailyStart, afterGame, EMPTY_HISTORY, shownStreak } from "./history.js";
 
 const KEY_SETTINGS = "ewar.settings";
 const KEY_HISTORY = "ewar.history";
@@ -100,6 +100,11 @@ export function createStorage(backend = sharedBackend()) {
     writeJson(backend, KEY_HISTORY, afterDailyStart(history(), date));
   }
 
+  /** Days in a row with a daily played (history.js, shownStreak). */
+  function dayStreak() {
+    return shownStreak(history());
+  }
+
   /** A started daily that could not be restored (its record no longer plays): the day's attempt is given back. */
   function forgetDailyStart(date) {
     const h = history();
@@ -170,6 +175,7 @@ export function createStorage(backend = sharedBackend()) {
     history,
     dailyRecord,
     recordDailyStart,
+    dayStreak,
     forgetDailyStart,
     recordGame,
     runningGame,

@@ -5,6 +5,7 @@
 
 import { createStorage } from "../base/storage.js";
 import { pageUrl } from "./downloads.js";
+import { reasonNotToFetch } from "./next-visit.js";
 
 const storage = createStorage();
 const LOAD_CHOICES = ["auto", "snapshot", "micropip"];
@@ -29,28 +30,14 @@ async function cachedSnapshot(url) {
   }
 }
 
-// Where the Network Information API exists (Chromium), downlink is its estimate in Mbps, capped at 10.
-const FAST_DOWNLINK_MBPS = 10;
-
-/**
- * True when the browser estimates at least FAST_DOWNLINK_MBPS, data is not to be saved, and the link is not
- * known to be a mobile one (connection.type, where Chromium on Android gives it): the snapshot's download for
- * the next visit is then cheap and nobody's data plan.
- */
-function fastConnection() {
-  const connection = navigator.connection;
-  if (!connection || connection.saveData || connection.type === "cellular") return false;
-  return connection.effectiveType === "4g" && connection.downlink >= FAST_DOWNLINK_MBPS;
-}
-
 /**
  * {use, cached, reason}: whether to load from the snapshot (cached: its response, if the worker holds it). The
  * snapshot (~6 MB more than the micropip path, several seconds less Python start-up) is used:
  * - when the service worker has it (repeat visits, offline), or this browser loaded this very snapshot before
  *   (so its HTTP cache most likely holds it);
  * - never on a first visit: it would more than double the first visit's download (a phone's first visit stays
- *   under 5 MB, docs/performance.md). A repeat visit on a fast connection fetches it in the background for the
- *   next one (fetchSnapshotForNextVisit), and the worker keeps it.
+ *   under 5 MB, docs/performance.md). Once the game is playable and the page idle, the visit fetches it in the
+ *   background for the next one (fetchSnapshotForNextVisit), and the worker keeps it.
  */
 export async function chooseSnapshot(buildInfo) {
   const snapshot = buildInfo.snapshot;
@@ -67,22 +54,44 @@ export async function chooseSnapshot(buildInfo) {
   return { use: false, reason: "snapshot not held yet" };
 }
 
-// How long after the game is ready a repeat visit starts fetching the snapshot: after the first moves.
+// How long after the game is ready, and the worker in charge, the snapshot's download for the next visit waits
+// (then for an idle moment): the first moves and the worker's precache go first.
 const NEXT_VISIT_FETCH_DELAY_MS = 5000;
+const IDLE_WAIT_LIMIT_MS = 2000;
+
+/** Resolves once a service worker controls the page (at once on a repeat visit; after its install on a first). */
+function whenControlled(worker) {
+  if (worker.controller) return Promise.resolve();
+  return new Promise((resolve) => worker.addEventListener("controllerchange", resolve, { once: true }));
+}
+
+function whenIdle() {
+  if (typeof requestIdleCallback !== "function") return Promise.resolve();
+  return new Promise((resolve) => requestIdleCallback(resolve, { timeout: IDLE_WAIT_LIMIT_MS }));
+}
 
 /**
- * On a repeat visit (a service worker controls the page) that loaded with micropip over a fast connection:
- * fetches the snapshot through the worker, which keeps it, so that the next visit starts from it. Returns
- * whether it will (and marks it for tools: performance mark "ewar:snapshot-for-next-visit").
+ * On a visit that loaded with micropip (a first visit, or one whose snapshot the browser lost): once a service
+ * worker controls the page, delayMs later and at an idle moment, fetches the snapshot through the worker, which
+ * checks and keeps it, so that the next visit starts from it. Not when the browser asks to save data or is on a
+ * cellular link (next-visit.js). Returns whether it will, and marks it for tools: performance mark
+ * "ewar:snapshot-for-next-visit", or "ewar:snapshot-not-fetched" with the reason.
  */
 export function fetchSnapshotForNextVisit(buildInfo, { delayMs = NEXT_VISIT_FETCH_DELAY_MS } = {}) {
   const file = buildInfo.snapshot?.file;
-  if (!file || !navigator.serviceWorker?.controller || !fastConnection()) return false;
+  const worker = navigator.serviceWorker;
+  if (!file || !worker) return false;
+  const refused = reasonNotToFetch(navigator.connection);
+  if (refused) {
+    performance.mark("ewar:snapshot-not-fetched", { detail: { file, reason: refused } });
+    return false;
+  }
   performance.mark("ewar:snapshot-for-next-visit", { detail: { file, delayMs } });
-  setTimeout(() => {
-    fetch(pageUrl(file), { priority: "low" })
-      .then((response) => response.arrayBuffer())
-      .catch(() => {}); // offline now: the next visit loads with micropip again
-  }, delayMs);
+  whenControlled(worker)
+    .then(() => new Promise((resolve) => setTimeout(resolve, delayMs)))
+    .then(whenIdle)
+    .then(() => fetch(pageUrl(file), { priority: "low" }))
+    .then((response) => response.arrayBuffer())
+    .catch(() => {}); // offline now: the next visit loads with micropip again
   return true;
 }

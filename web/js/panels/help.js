@@ -6,7 +6,7 @@ import { onBackdropClick } from "./dialog.js";
 
 const range = (prefix, count) => Array.from({ length: count }, (_, i) => `${prefix}.${i + 1}`);
 
-// [tag, key | keys]: "ul" takes a list of keys, one <li> each.
+// [tag, key | keys]: "ul" takes a list of keys, one <li> each; "links" a list of [title, address].
 const HELP = [
   ["h3", "help.rules.heading"],
   ["p", "help.rules.table"],
@@ -42,7 +42,30 @@ const HELP = [
   ["h3", "help.origins.heading"],
   ...range("help.origins", 4).map((key) => ["p", key]),
 ];
-const ABOUT = range("help.about", 5).map((key) => ["p", key]);
+// Where the rules and the history in How to play come from: [title, address], named as each source names itself.
+export const SOURCES = Object.freeze([
+  ["Wikipedia: Egyptian Ratscrew", "https://en.wikipedia.org/wiki/Egyptian_Ratscrew"],
+  ["Wikipedia: Beggar-my-neighbour", "https://en.wikipedia.org/wiki/Beggar-my-neighbour"],
+  ["pagat.com: card game rules (John McLeod)", "https://www.pagat.com/"],
+]);
+const ABOUT = [...range("help.about", 5).map((key) => ["p", key]), ["p", "help.about.sources"], ["links", SOURCES]];
+
+/** A list of outside links, each opened in a new tab. */
+function linkList(links) {
+  const list = document.createElement("ul");
+  list.dataset.testid = "sources";
+  for (const [title, href] of links) {
+    const link = document.createElement("a");
+    link.href = href;
+    link.textContent = title;
+    link.target = "_blank";
+    link.rel = "noopener noreferrer";
+    const item = document.createElement("li");
+    item.append(link);
+    list.append(item);
+  }
+  return list;
+}
 
 /** The blocks' texts, their numbers (the scoring's) from the engine and formatted for the language by t(). */
 function fill(body, blocks, numbers) {
@@ -53,6 +76,7 @@ function fill(body, blocks, numbers) {
   };
   body.replaceChildren(
     ...blocks.map(([tag, keys]) => {
+      if (tag === "links") return linkList(keys);
       if (tag !== "ul") return element(tag, keys);
       const list = document.createElement("ul");
       list.append(...keys.map((key) => element("li", key)));

@@ -61,7 +61,7 @@ export function createMenu({ events, storage, onStart, onResume, onGiveUp, onSou
       played: h.played,
       won: h.won,
       best: h.bestDaily === null ? none : formatNumber(h.bestDaily),
-      streak: h.streak,
+      streak: storage.dayStreak(),
       reaction: h.bestReaction,
     });
     drawCountdown();

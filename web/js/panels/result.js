@@ -36,6 +36,12 @@ function reactionsText(stats) {
   });
 }
 
+/** Why you were eliminated (the rule this game played), or "" when you were not. */
+function eliminatedWhy(view) {
+  if (view.result.reason !== "eliminated") return "";
+  return t(view.lenient ? "result.eliminatedWhyLenient" : "result.eliminatedWhy");
+}
+
 /** Fills #result from a finished game's view; showing and hiding it is the app state's panel ("result"). */
 export function createResultPanel({ events }) {
   const $ = (id) => document.getElementById(id);
@@ -52,6 +58,7 @@ export function createResultPanel({ events }) {
 
   function show(view, { scored = false, timeline = [] } = {}) {
     const result = view.result;
+    $("result-body").scrollTop = 0; // a new result is read from its title
     title.textContent = resultTitle(result);
     $("result-score").textContent = formatNumber(result.score);
     $("result-score-label").textContent = t(view.mode === "daily" ? "result.score" : "result.scorePractice");
@@ -78,6 +85,9 @@ export function createResultPanel({ events }) {
     $("result-reactions").textContent = reactionsText(stats);
     // Whether the score reached the board is the leaderboard's to say (below, once the server answered).
     const note = scored ? t("result.dailyDone") : t("result.practice");
+    const why = $("result-why");
+    why.textContent = eliminatedWhy(view);
+    why.hidden = !why.textContent;
     $("result-note").textContent = `${note} ${t("result.deal", { seed: String(view.seed) })}`;
 
     shared = scored ? shareText(view, timeline) : null;

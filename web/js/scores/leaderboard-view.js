@@ -1,7 +1,7 @@
 // Draws the leaderboard panel: the name field, the submission status, the day tabs, the board table (names as
 // text only) and the note when the board shown is not a fresh one.
 
-import { currentLanguage, formatDateTime, formatDayMonth, formatNumber, t } from "../base/i18n.js";
+import { formatClock, formatDateTime, formatDayMonth, formatNumber, t } from "../base/i18n.js";
 
 export const TOP = 50;
 
@@ -15,13 +15,6 @@ function element(tag, props = {}, children = []) {
   }
   el.append(...children);
   return el;
-}
-
-/** 236_400 ms -> "03:56", digits from the page's language. */
-export function formatDuration(ms) {
-  const seconds = Math.floor(Math.max(0, ms) / 1000);
-  const two = new Intl.NumberFormat(currentLanguage(), { minimumIntegerDigits: 2, useGrouping: false });
-  return `${two.format(Math.floor(seconds / 60))}:${two.format(seconds % 60)}`;
 }
 
 function durationAttribute(ms) {
@@ -189,7 +182,7 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
       );
     const time = element("time", {
       datetime: durationAttribute(entry.duration_ms),
-      text: formatDuration(entry.duration_ms),
+      text: formatClock(entry.duration_ms), // as the table's clock and the result write it
     });
     const tr = element("tr", { testid: you ? "leaderboard-you" : "leaderboard-row", "data-won": String(entry.won) }, [
       element("td", { className: "lb-col-rank", text: entry.rank ? formatNumber(entry.rank) : "–" }),

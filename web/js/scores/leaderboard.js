@@ -231,7 +231,7 @@ export function createLeaderboard({ panel, storage, events }) {
   // ---- Where the panel is: in the result of a scored daily, otherwise in the menu
 
   function showInResult() {
-    document.querySelector("#result .result-actions")?.before(panel);
+    document.getElementById("result-body")?.append(panel); // scrolls with the result, above its buttons
   }
 
   function goHome() {

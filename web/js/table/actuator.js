@@ -96,7 +96,7 @@ export function createActuator({ sound, announcer = null }) {
 
   // A view and its events are drawn in the next animation frame (or by flush()): schedule.js.
   const frames = createFrameQueue(requestAnimationFrame, (view, events) => {
-    feedback(events);
+    feedback(events, view);
     draw(view, events);
     announcer?.observe(view, events);
   });
@@ -230,14 +230,16 @@ export function createActuator({ sound, announcer = null }) {
   }
 
   /** The message about one event: yours in your words, another seat's by its name. */
-  function toastText(e) {
+  function toastText(e, view) {
     switch (e.type) {
       case "slap_won":
         return e.seat === "south"
           ? yourWonSlap(e)
           : t("event.slapWon", { pattern: t(`pattern.${e.pattern}`), seat: seatName(e.seat) });
       case "wrong_slap":
-        return e.seat === "south" ? yourWrongSlap(e) : t("event.wrongSlap", { seat: seatName(e.seat) });
+        return e.seat === "south"
+          ? yourWrongSlap(e, { scored: view.mode === "daily" })
+          : t("event.wrongSlap", { seat: seatName(e.seat) });
       case "pile_taken":
         return saidOf(e.seat, "event.pileTakenYou", "event.pileTaken", { count: e.cards });
       case "player_out":
@@ -251,12 +253,12 @@ export function createActuator({ sound, announcer = null }) {
     }
   }
 
-  function feedback(events) {
+  function feedback(events, view) {
     const { effects, sounds } = feedbackOf(events);
     for (const effect of effects) {
       if (effect.flash) flashSeat(effect.flash.seat, t(effect.flash.key, effect.flash.params), effect.flash.bad);
       else if (effect.pile) replay(pile, effect.pile);
-      else if (effect.toast) showToast(toastText(effect.toast.event), effect.toast.bad, effect.toast.urgent);
+      else if (effect.toast) showToast(toastText(effect.toast.event, view), effect.toast.bad, effect.toast.urgent);
       else if (effect.reaction) showReaction(effect.reaction);
       else if (effect.taken) sendPileTo(effect.taken);
     }

@@ -1,7 +1,7 @@
 // Says what matters to screen readers through one polite live region, at most once per ~800 ms, newest important first.
 
 import { pageClock } from "../base/clock.js";
-import { t } from "../base/i18n.js";
+import { sentenceStart, t } from "../base/i18n.js";
 import { cardName, resultTitle, saidOf, seatName, yourWonSlap, yourWrongSlap } from "./words.js";
 
 export const GAP_MS = 800;
@@ -46,7 +46,7 @@ export function createAnnouncer(region, { gapMs = GAP_MS, now = pageClock.now } 
     if (!next || (next.valid && !next.valid(latest))) return;
     // The same words twice in a row must still be spoken: alternate an invisible trailing space.
     toggle = !toggle;
-    const text = next.text.charAt(0).toLocaleUpperCase(document.documentElement.lang) + next.text.slice(1);
+    const text = sentenceStart(next.text);
     region.textContent = text + (toggle ? "" : "\u00a0");
     lastSaidAt = now();
     log.push([Math.round(lastSaidAt), text]);
@@ -69,7 +69,7 @@ export function createAnnouncer(region, { gapMs = GAP_MS, now = pageClock.now } 
           say(saidOf(e.seat, "event.pileTakenYou", "event.pileTaken", { count: e.cards }), PRIORITY.table);
         break;
       case "wrong_slap":
-        if (e.seat === "south") say(yourWrongSlap(e), PRIORITY.you);
+        if (e.seat === "south") say(yourWrongSlap(e, { scored: view?.mode === "daily" }), PRIORITY.you);
         break;
       case "player_out":
         sayOfSeat(e.seat, "event.playerOutYou", "event.playerOut");

@@ -1,32 +1,55 @@
 // Coaches the guided first game: the first time something happens at the table, one line says what it means.
 // It reads only the engine's events and view (which patterns count is the engine's to say, never this file's).
 
-import { t } from "../base/i18n.js";
+import { sentenceStart, t } from "../base/i18n.js";
 import { cardName, seatName } from "./words.js";
 
 const FLIPS_TO_TEACH = 2; // "your turn: flip" is said until you have flipped this many times
+// Out of cards this long (game time), you are told what can still happen and offered a new deal: nobody should
+// sit and watch for minutes.
+export const OFFER_AFTER_MS = 20_000;
 
-/** line: the element the tips are written to (the deal line, in a guided game). */
-export function createCoach({ line }) {
+/**
+ * line: the element the tips are written to (the deal line, in a guided game); onNewDeal(): called when the
+ * player takes the new deal offered while out of cards.
+ */
+export function createCoach({ line, onNewDeal = () => {} }) {
   let active = false;
   let taught = new Set();
   let flips = 0;
-  let tip = null; // {key, event}: the tip shown, kept raw so that a new language says it again
+  let outSince = null; // game ms since when you have had no cards
+  let tip = null; // {key, event, offer}: the tip shown, kept raw so that a new language says it again
 
   function text({ key, event }) {
     switch (key) {
       case "coach.slapWon":
         return t(key, { seat: seatName(event.seat), pattern: t(`pattern.${event.pattern}`) });
-      case "coach.payCard":
-        return t(key, { card: cardName(event.card), payer: seatName(event.payer), count: event.owed });
+      case "coach.payCard": {
+        // Who played the face card gets the pile if the payer finds none: say who, or that it was you.
+        const yours = event.seat === "south";
+        const params = { card: cardName(event.card), payer: seatName(event.payer), count: event.owed };
+        return t(yours ? "coach.payCardYou" : key, { ...params, seat: seatName(event.seat) });
+      }
       default:
         return t(key);
     }
   }
 
-  function show(key, event = null) {
-    tip = { key, event };
+  function show(key, event = null, offer = false) {
+    tip = { key, event, offer };
     draw();
+  }
+
+  /** Out of cards for OFFER_AFTER_MS: what can still happen, and a new deal; back in: the offer goes. */
+  function watchOutOfCards(view) {
+    const out = view.seats?.[0]?.status === "out";
+    if (!out) {
+      outSince = null;
+      if (tip?.offer) show("coach.watch");
+      return;
+    }
+    outSince ??= view.clock;
+    if (!tip?.offer && view.clock - outSince >= OFFER_AFTER_MS) show("coach.stillOut", null, true);
   }
 
   /** Once per kind and game: a tip already given is not given again. */
@@ -47,6 +70,7 @@ export function createCoach({ line }) {
     }
     if (view.your_turn && !view.challenge && flips < FLIPS_TO_TEACH) show("coach.flip");
     else if (tip?.key === "coach.flip" && flips >= FLIPS_TO_TEACH) show("coach.watch");
+    watchOutOfCards(view);
   }
 
   /** A new game: coaching on (the guided game) or off. Returns whether it coaches. */
@@ -54,6 +78,7 @@ export function createCoach({ line }) {
     active = Boolean(on);
     taught = new Set();
     flips = 0;
+    outSince = null;
     tip = null;
     if (active) show("coach.flip");
     return active;
@@ -62,7 +87,16 @@ export function createCoach({ line }) {
   /** Writes the tip again (in a new language); false when there is none to write. */
   function draw() {
     if (!active || !tip) return false;
-    line.textContent = text(tip);
+    line.textContent = sentenceStart(text(tip));
+    if (tip.offer) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "coach-new-deal";
+      button.dataset.testid = "coach-new-deal";
+      button.textContent = t("result.again");
+      button.addEventListener("click", () => onNewDeal());
+      line.append(" ", button);
+    }
     return true;
   }
 

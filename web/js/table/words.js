@@ -62,11 +62,15 @@ export function wrongSlapWhy(e) {
   }
 }
 
-/** What your wrong slap costs and why, in words (the toast's text and the screen reader's). */
-export function yourWrongSlap(e) {
+/**
+ * What your wrong slap costs and why, in words (the toast's text and the screen reader's). The points it costs
+ * ("−20") only in a scored game: practice is not scored.
+ */
+export function yourWrongSlap(e, { scored = true } = {}) {
   const why = wrongSlapWhy(e);
-  if (why === null) return t(e.burned ? "event.wrongSlapYou" : "event.wrongSlapYouNoCard", ruleNumbers());
-  return `${why} ${t(e.burned ? "why.burn" : "why.noCard", ruleNumbers())}`;
+  const burn = scored ? "Scored" : "";
+  if (why === null) return t(e.burned ? `event.wrongSlapYou${burn}` : "event.wrongSlapYouNoCard", ruleNumbers());
+  return `${why} ${t(e.burned ? `why.burn${burn}` : "why.noCard", ruleNumbers())}`;
 }
 
 /** Your won slap, with its reaction time when a card of another player made the pattern. */

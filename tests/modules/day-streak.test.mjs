@@ -1,0 +1,35 @@
+// The menu's "Day streak": a day counts once its daily is finished (web/js/base/history.js, shownStreak).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { createStorage } from "../../web/js/base/storage.js";
+
+function memory() {
+  const items = new Map();
+  return {
+    getItem: (key) => items.get(key) ?? null,
+    setItem: (key, value) => items.set(key, String(value)),
+    removeItem: (key) => items.delete(key),
+  };
+}
+
+const WIN = { won: true, score: 1500, stats: null };
+
+test("a first daily under way is no streak yet; finished, it is one day", () => {
+  const storage = createStorage(memory());
+  assert.equal(storage.dayStreak(), 0);
+  storage.recordDailyStart("2026-12-01");
+  assert.equal(storage.dayStreak(), 0);
+  storage.recordGame(WIN, { dailyDate: "2026-12-01" });
+  assert.equal(storage.dayStreak(), 1);
+});
+
+test("the next day's daily under way keeps yesterday's streak until it is finished", () => {
+  const storage = createStorage(memory());
+  storage.recordDailyStart("2026-12-01");
+  storage.recordGame(WIN, { dailyDate: "2026-12-01" });
+  storage.recordDailyStart("2026-12-02");
+  assert.equal(storage.dayStreak(), 1);
+  storage.recordGame(WIN, { dailyDate: "2026-12-02" });
+  assert.equal(storage.dayStreak(), 2);
+});
