@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from pathlib import Path
 
 from .pipeline import BuildError, BuildResult, Step
 from .stdlib import publish_whole_stdlib, whole_stdlib_inputs

@@ -63,7 +63,9 @@ def npm_ci(root: Path, *, with_dev: bool, log) -> None:
     """npm ci: only the dependencies (--omit=dev), or everything; says what it does and how long it has run."""
     npm = shutil.which("npm")
     if not npm:
-        raise BuildError("npm not found: install Node.js (any version with npm; the project pins Node 22)")
+        raise BuildError(
+            "npm not found: install Node.js (any version with npm; the project pins Node 22)"
+        )
     what = "with the test tools" if with_dev else "what building and serving need"
     log(f"  running npm ci: {what} (a first run downloads {'~650' if with_dev else '~225'} MB)")
     command = [npm, "ci", "--no-audit", "--no-fund", *([] if with_dev else ["--omit=dev"])]

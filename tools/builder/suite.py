@@ -181,7 +181,12 @@ def run_suite(root: Path, args: list[str], build) -> int:
                 env[postgres.ENV_VAR] = services.enter_context(postgres.temporary_server())
         with tempfile.TemporaryDirectory(prefix="ewar-test-times-") as folder:
             env["EWAR_TEST_GROUP_TIMES"] = str(Path(folder) / "groups.json")
-            command = [sys.executable, "-m", "pytest", *parallel_arguments(pytest_args, engine_only)]
+            command = [
+                sys.executable,
+                "-m",
+                "pytest",
+                *parallel_arguments(pytest_args, engine_only),
+            ]
             with times.step("pytest"):
                 pytest = subprocess.run([*command, *pytest_args], check=False, cwd=root, env=env)
             times.read_groups(Path(env.pop("EWAR_TEST_GROUP_TIMES")))
