@@ -5,8 +5,9 @@
 //    or not the earlier ones are answered) through the scores handler with the stand-in judge (entries judged
 //    beforehand: the store's path, not the judge's, which bench_scores.mjs measures). Then: none lost (every 201 is
 //    a row, a bucket count and a replay), and every entry's rank from the store equal to its place in a brute-force
-//    sort of all rows. With --blobs-root DIR (a checkout that still has the Blobs store, e.g. the commit before this
-//    one, with its node_modules), the same schedule for --blobs-seconds against that store, for comparison.
+//    sort of all rows. With --blobs-root DIR (a checkout that still has the Blobs store, e.g. `git archive` of the
+//    commit before this change, with node_modules holding @netlify/blobs 11), the same schedule for
+//    --blobs-seconds against that store first, for comparison.
 // 2. A day of --day-entries entries, bulk-inserted with generate_series: the rank query and the top-50 board query,
 //    p50/p99 over --queries each, and the bytes an entry takes (table and indexes; the replay measured apart).
 //
@@ -15,7 +16,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { freshDatabase } from "../netlify/database/testdb.mjs";
 import {
@@ -270,7 +271,7 @@ export function chartSvg(report) {
   const maxMs = Math.max(...runs.flatMap((run) => run.per_second.map((row) => row.p99)));
   const logMax = Math.log10(Math.max(10, maxMs));
   const x = (second) => left + (second / Math.max(1, maxSeconds - 1)) * (width - left - 20);
-  const y = (ms) => bottom - (Math.log10(Math.max(1, ms)) / logMax) * (bottom - 30);
+  const y = (ms) => bottom - (Math.log10(Math.max(1, ms)) / logMax) * (bottom - 60);
   const colors = { postgres: "#1f77b4", blobs: "#d62728" };
   const lines = runs.flatMap((run) =>
     ["p50", "p99"].map((key) => {
@@ -290,7 +291,8 @@ export function chartSvg(report) {
     .map(
       (run, at) =>
         `<text x="${left + 10}" y="${20 + at * 16}" font-size="12" fill="${colors[run.store]}">${run.store}: ` +
-        `${run.sent} sent at ${run.rate}/s (solid p50, dashed p99 per second)</text>`,
+        `${run.sent} sent at ${run.rate}/s over ${run.seconds} s, ${run.sent - run.not_201} accepted ` +
+        "(solid p50, dashed p99 of each second's submissions)</text>",
     )
     .join("");
   return (
@@ -358,7 +360,6 @@ async function main() {
   const date = datesAround(Date.now()).today;
   const rate = Number(values.rate);
   const report = { machine: { cpus: os.cpus().length, load: os.loadavg().map((l) => round(l, 2)) } };
-  report.postgres = await sustainedPostgres({ rate, seconds: Number(values.seconds), date });
   if (values["blobs-root"]) {
     report.blobs = await sustainedBlobs({
       root: path.resolve(values["blobs-root"]),
@@ -366,7 +367,10 @@ async function main() {
       seconds: Number(values["blobs-seconds"]),
       date,
     });
+    console.error(`blobs: ${JSON.stringify({ ...report.blobs, per_second: undefined })}`);
   }
+  report.postgres = await sustainedPostgres({ rate, seconds: Number(values.seconds), date });
+  console.error(`postgres: ${JSON.stringify({ ...report.postgres, per_second: undefined })}`);
   report.replay = realReplayBytes(date);
   const dayEntries = Number(values["day-entries"]);
   if (dayEntries > 0) {
@@ -383,7 +387,9 @@ async function main() {
   if (values.svg) writeFileSync(values.svg, chartSvg(report));
 }
 
-main().catch((error) => {
-  console.error(error.stack ?? error);
-  process.exit(1);
-});
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    console.error(error.stack ?? error);
+    process.exit(1);
+  });
+}

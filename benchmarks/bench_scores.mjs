@@ -1,7 +1,7 @@
 // Benchmarks the scores function: cold and warm judging of a daily record, then 100 concurrent POSTs (100 different
 // games) and 1,000 GETs over loopback HTTP (127.0.0.1 only, bounded in count and time), and checks every accepted
-// score is on the board. Uses the build's engine: python build.py build first.
-// Usage: node benchmarks/bench_scores.mjs [--cold-runs 5] [--json]
+// score is on the board. Uses the build's engine (python build.py build first) and a PostgreSQL server for the board:
+// python -m tools.builder.postgres -- node benchmarks/bench_scores.mjs [--cold-runs 5] [--json]
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -102,8 +102,8 @@ async function timed(fn) {
 
 async function measureHttp(plays, today) {
   const engine = loadEngine({ root: ROOT, snapshotPath: null });
-  // As deployed: an instance reuses a board read for a second, and the store is another process.
-  const api = await startTestApi({ getEngine: () => engine, boardCacheMs: 1000, blobsInChildProcess: true });
+  // The board on the test PostgreSQL server (EWAR_TEST_DATABASE_URL), a fresh database.
+  const api = await startTestApi({ getEngine: () => engine });
   await api.ready;
   const server = await serveLoopback(api.handle);
   const signal = AbortSignal.timeout(HTTP_DEADLINE_MS);
@@ -146,7 +146,7 @@ async function measureHttp(plays, today) {
   } finally {
     await server.close();
     await api.close();
-    api.remove();
+    await api.remove();
   }
 }
 

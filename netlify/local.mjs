@@ -2,9 +2,11 @@
 // `netlify dev` does) whose data is kept in a folder, and the two functions' declared rate limits applied as the
 // platform would, to the one local client.
 //
-// startLocalApi({ dataDir, rateLimit }) → { ready, handle(Request): Promise<Response>, database, close() }
-import { mkdir } from "node:fs/promises";
+// startLocalApi({ dataDir, rateLimit }) → { ready, opened, handle(Request): Promise<Response>, close() }
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { migrate } from "./database/migrate.mjs";
 import { config as boardConfig } from "./functions/board/board.mjs";
@@ -39,11 +41,36 @@ export function routedLimiter(configs = [postConfig, boardConfig], clock = undef
   return (request) => routes.find((route) => route.methods.includes(request.method))?.limit() ?? null;
 }
 
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/** A fresh PGlite cluster, dumped once: initdb in WebAssembly takes 7-14 s here, loading the dump 1-3 s. */
+const TEMPLATE = path.join(ROOT, "node_modules", ".cache", "ewar", "pglite-cluster.tar.gz");
+
+async function clusterTemplate() {
+  if (existsSync(TEMPLATE)) return new Blob([await readFile(TEMPLATE)]);
+  const fresh = await PGlite.create();
+  const dump = await fresh.dumpDataDir("gzip");
+  await fresh.close();
+  await mkdir(path.dirname(TEMPLATE), { recursive: true });
+  const partial = `${TEMPLATE}.${process.pid}`;
+  await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
+  await rename(partial, TEMPLATE);
+  return dump;
+}
+
+/** The PGlite database kept in `dir`: opened as it is, or made from the cluster template. */
+export async function openLocalDatabase(dir) {
+  const folder = path.resolve(dir);
+  await mkdir(folder, { recursive: true });
+  if (existsSync(path.join(folder, "PG_VERSION"))) return PGlite.create(folder);
+  return PGlite.create(folder, { loadDataDir: await clusterTemplate() });
+}
+
 /**
  * The local scores API over a PGlite database kept in `dataDir` (made if missing; the migrations applied).
  * `engine`: loadEngine options; `getEngine`: an engine loader to share (tests); `now`: the clock; `rateLimit`:
  * false to serve without the functions' declared limits (tests that send many requests); `database`: another db
- * to use instead (a pg Pool: tests against a PostgreSQL server).
+ * to use instead (a pg Pool: tests against a PostgreSQL server). Resolves at once: the database opens meanwhile
+ * (`opened`), and requests wait for it.
  */
 export async function startLocalApi({
   dataDir,
@@ -54,12 +81,22 @@ export async function startLocalApi({
   database,
 } = {}) {
   if (!dataDir && !database) throw new Error("startLocalApi needs a dataDir");
-  let db = database;
-  if (!db) {
-    await mkdir(path.resolve(dataDir), { recursive: true });
-    db = new PGlite(path.join(path.resolve(dataDir), "board"));
-  }
-  await migrate(db);
+  const opened = (async () => {
+    const db = database ?? (await openLocalDatabase(path.join(dataDir, "board")));
+    await migrate(db);
+    return db;
+  })();
+  let db = null;
+  const failed = opened.then(
+    (ready) => {
+      db = ready;
+      return null;
+    },
+    (error) => {
+      console.error(`scores: the local database did not open (${error.message}); /api/scores answers 503`);
+      return error;
+    },
+  );
   const getEngine = sharedLoader ?? engineLoader(engineOptions);
   const ready = getEngine().then(
     () => true,
@@ -70,12 +107,22 @@ export async function startLocalApi({
   );
   const handler = createScoresHandler({ database: () => db, getEngine, now });
   const limit = rateLimit ? routedLimiter() : () => null;
+  const unavailable = () =>
+    new Response(JSON.stringify({ error: "unavailable", message: "The local database did not open." }), {
+      status: 503,
+      headers: { "content-type": "application/json; charset=utf-8", "retry-after": "2" },
+    });
   return {
     ready,
-    database: db,
-    handle: (request) => limit(request) ?? handler(request),
+    opened,
+    async handle(request) {
+      const refused = limit(request);
+      if (refused) return refused;
+      return (await failed) ? unavailable() : handler(request);
+    },
     async close() {
-      if (!database) await db.close();
+      await failed;
+      if (!database && db) await db.close();
     },
   };
 }

@@ -1,6 +1,6 @@
 """A pytest plugin: the time of each test group (tests/<folder>), setup and teardown included, summed over the
 run (with pytest-xdist, over its workers), printed at the end and written to $EWAR_TEST_GROUP_TIMES as JSON
-for the test command's table (tools/build/timings.py)."""
+for the test command's table (tools/builder/timings.py)."""
 
 from __future__ import annotations
 

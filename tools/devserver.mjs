@@ -3,12 +3,13 @@
 //
 //   node tools/devserver.mjs [--dir dist] [--port 8000] [--host 127.0.0.1] [--netlify-toml netlify.toml]
 //                            [--data-dir .local-data/board] [--api-module netlify/local.mjs] [--log]
+//                            [--no-rate-limit]
 //
 // Static files get netlify.toml's [[headers]], parsed and matched by Netlify's own parser (@netlify/headers-parser,
 // as netlify-cli does), over a content type by extension and Netlify's default Cache-Control. API responses keep
 // their own headers (Netlify applies custom headers to static files only).
 // --port 0 picks a free port; the "Serving Egyptian War at URL" line names the one in use.
-// The API module must export startLocalApi({ dataDir }) resolving to { handle(Request): Response }
+// The API module must export startLocalApi({ dataDir, rateLimit }) resolving to { handle(Request): Response }
 // (and optionally close()). When it does not exist, /api/scores answers 503.
 
 import { createReadStream } from "node:fs";
@@ -63,6 +64,8 @@ function readOptions(argv) {
       "data-dir": { type: "string", default: ".local-data/board" },
       "api-module": { type: "string", default: path.join(REPO_ROOT, "netlify", "local.mjs") },
       log: { type: "boolean", default: false },
+      // The browser tests post many games from one client within minutes, past the posting limit.
+      "no-rate-limit": { type: "boolean", default: false },
     },
   });
   const port = Number(values.port);
@@ -77,6 +80,7 @@ function readOptions(argv) {
     dataDir: path.resolve(values["data-dir"]),
     apiModule: path.resolve(values["api-module"]),
     log: values.log,
+    rateLimit: !values["no-rate-limit"],
   };
 }
 
@@ -205,7 +209,7 @@ async function loadApi(options) {
     return null;
   }
   const { startLocalApi } = await import(pathToFileURL(options.apiModule).href);
-  return startLocalApi({ dataDir: options.dataDir });
+  return startLocalApi({ dataDir: options.dataDir, rateLimit: options.rateLimit });
 }
 
 function isApiPath(rawPath) {

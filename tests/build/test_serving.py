@@ -8,9 +8,9 @@ from build_module import load_build_module
 
 load_build_module()
 from tools.build import STEPS  # noqa: E402
-from tools.build.pipeline import BuildError, BuildResult  # noqa: E402
-from tools.build.serving import build_then_finish, first_steps  # noqa: E402
-from tools.build.snapshot import SNAPSHOT_STEPS  # noqa: E402
+from tools.builder.pipeline import BuildError, BuildResult  # noqa: E402
+from tools.builder.serving import build_then_finish, first_steps  # noqa: E402
+from tools.builder.snapshot import SNAPSHOT_STEPS  # noqa: E402
 
 
 def test_the_first_build_is_every_step_but_the_snapshots_in_order_with_the_whole_stdlib():

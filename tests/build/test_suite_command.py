@@ -175,7 +175,7 @@ class TestParallelWorkers:
 
 
 def test_the_time_table_lists_each_step_the_total_and_the_groups_slowest_first(tmp_path):
-    from tools.build.timings import StepTimes
+    from tools.builder.timings import StepTimes
 
     ticks = iter([0.0, 1.0, 3.5, 3.5, 10.0, 12.0])
     times = StepTimes(clock=lambda: next(ticks))

@@ -1,6 +1,6 @@
-// Runs submissions through the scores function (local Blobs server, the build's engine in Pyodide) for the pytest
-// checks. Each submission goes to a board of its own (a deploy context of its own), so the one-record-one-entry
-// and one-name rules of a shared board do not mix into the comparison of verdicts.
+// Runs submissions through the scores function (a fresh database on the test PostgreSQL server, the build's engine
+// in Pyodide) for the pytest checks. Each submission goes to a board of its own (a database of its own), so the
+// one-game-one-entry and one-name rules of a shared board do not mix into the comparison of verdicts.
 // stdin: {"submissions": [{id, name, date, score, replay}...]}
 // stdout: [{"status", "body", "verdict"}...] in the same order (verdict: the judge in Pyodide, as is).
 import { postRequest, sharedTestEngine, startTestApi } from "../../netlify/functions/scores/fixtures.mjs";
@@ -14,19 +14,19 @@ async function readStdin() {
 async function main() {
   const { submissions } = await readStdin();
   const engine = await sharedTestEngine();
-  const api = await startTestApi();
-  try {
-    const results = [];
-    for (const [at, submission] of submissions.entries()) {
+  const results = [];
+  for (const submission of submissions) {
+    const api = await startTestApi();
+    try {
+      const response = await api.handle(postRequest(submission));
       const verdict = engine.judge(submission.replay, submission.date, submission.score);
-      const response = await api.handle(postRequest(submission), { deploy: { context: `check-${at}` } });
       results.push({ status: response.status, body: await response.json(), verdict });
+    } finally {
+      await api.close();
+      await api.remove();
     }
-    await new Promise((resolve) => process.stdout.write(`${JSON.stringify(results)}\n`, resolve));
-  } finally {
-    await api.close();
-    api.remove();
   }
+  await new Promise((resolve) => process.stdout.write(`${JSON.stringify(results)}\n`, resolve));
 }
 
 await main();

@@ -38,9 +38,11 @@ def build_info(dist_dir: Path) -> dict:
 def server_url(
     build_module: ModuleType, dist_dir: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:
-    """http://127.0.0.1:PORT/ of tools/devserver.mjs over dist/, scores kept in a temp folder."""
+    """http://127.0.0.1:PORT/ of tools/devserver.mjs over dist/, scores kept in a temp folder. Without
+    the posting rate limit (10 in 3 minutes): these tests post many games from one client; the page's
+    handling of a 429 is tested with the server's answer stubbed (test_honest_messages.py)."""
     data_dir = tmp_path_factory.mktemp("board")
-    server = build_module.DevServer(dist_dir, data_dir=data_dir)
+    server = build_module.DevServer(dist_dir, data_dir=data_dir, rate_limit=False)
     try:
         url = server.start()
     except build_module.BuildError as error:

@@ -39,7 +39,7 @@ ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{22,64}$")
 YOU = "[data-testid=leaderboard-you]"
 STATUS = "[data-testid=leaderboard-status]"
 REACTION_MS = 150
-OPENING_SLAP_MS = itertools.count(1)
+OPENING_WRONG_SLAPS = itertools.count(1)
 RETRY_MS = 5_000  # the page's first retry after a busy server (web/js/scores/leaderboard.js)
 PLAY_BEFORE_LOSING_MS = 20_000
 
@@ -90,13 +90,15 @@ def save_name(page, name: str) -> None:
 def finish_daily(page) -> dict:
     """Today's scored daily, played to its end from the menu; the final view.
 
-    On test time the same play gives the same action list, which the board takes once a day (a copy is refused
-    as duplicate_record): so each game of the session opens with one wrong slap at a time of its own."""
+    On test time the same play gives the same game, which the board takes once a day (a copy, even with its
+    times moved, is refused as duplicate_record): so each game of the session opens with a number of wrong
+    slaps of its own, one more than the game before."""
     first = start_from_menu(page, mode="daily")
     assert first["mode"] == "daily", first
-    advance(page, next(OPENING_SLAP_MS))
-    if pattern_on_top(view_of(page)["pile"]["top"]) is None:
-        page.keyboard.press(" ")
+    for _ in range(next(OPENING_WRONG_SLAPS)):
+        advance(page, 40)
+        if pattern_on_top(view_of(page)["pile"]["top"]) is None:
+            page.keyboard.press(" ")
 
     def enough(view: dict) -> bool:
         return view["piles_slapped"] >= 1 or view["clock"] >= PLAY_BEFORE_LOSING_MS

@@ -22,6 +22,7 @@ def devserver_command(
     port: int = 8000,
     data_dir: Path | None = None,
     api_module: Path | None = None,
+    rate_limit: bool = True,
 ) -> list[str]:
     command = [str(project_node(ROOT)), str(ROOT / "tools" / "devserver.mjs")]
     command += ["--dir", str(dist), "--host", host, "--port", str(port)]
@@ -30,6 +31,8 @@ def devserver_command(
         command += ["--data-dir", str(data_dir)]
     if api_module:
         command += ["--api-module", str(api_module)]
+    if not rate_limit:
+        command += ["--no-rate-limit"]
     return command
 
 
@@ -44,9 +47,12 @@ class DevServer:
         *,
         data_dir: Path | None = None,
         api_module: Path | None = None,
+        rate_limit: bool = True,
         timeout: float = 30.0,
     ) -> None:
-        self.command = devserver_command(dist, port=0, data_dir=data_dir, api_module=api_module)
+        self.command = devserver_command(
+            dist, port=0, data_dir=data_dir, api_module=api_module, rate_limit=rate_limit
+        )
         self.timeout = timeout
         self.lines: list[str] = []
         self.process: subprocess.Popen | None = None

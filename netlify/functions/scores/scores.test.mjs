@@ -543,12 +543,14 @@ describe("store faults answer 503 and lose nothing", () => {
   test("a server that cannot be reached: POST and GET answer 503", async () => {
     const unreachable = faultyDatabase(null, () => true);
     const down = await startLocalApi({
-      database: { query: unreachable.query, exec: async () => {} },
+      database: { query: unreachable.query, exec: unreachable.query },
       getEngine: async () => standInEngine(),
       rateLimit: false,
-    }).catch((error) => error);
-    // The migrations themselves need the server: a local API refuses to start without one.
-    assert.ok(down instanceof Error);
+    });
+    // The migrations themselves need the server: the local API answers 503 until it has one.
+    await assert.rejects(down.opened);
+    const answer = await down.handle(getRequest({ date: DATES.today }));
+    assert.deepEqual([answer.status, answer.headers.get("retry-after")], [503, "2"]);
     const handler = (await import("./handler.mjs")).createScoresHandler({
       database: () => unreachable,
       getEngine: async () => standInEngine(),
