@@ -1,5 +1,6 @@
 """The table's log: one small named record per thing that happened at the table, each with
-the ``kind`` the page's event of it carries (``events.py`` turns them into events)."""
+the ``kind`` the page's event of it carries (``events.py`` turns them into events). Slotted, not
+frozen: a game writes thousands, and a frozen dataclass costs four times as much to make."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Flip:
     """``seat`` flipped ``card`` onto the pile."""
 
@@ -16,7 +17,7 @@ class Flip:
     card: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PayCard:
     """``seat`` flipped pay card ``card``: ``payer`` owes ``owed`` cards."""
 
@@ -27,7 +28,7 @@ class PayCard:
     payer: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ChallengePassed:
     """The payer ``seat`` ran out: ``to`` pays the ``left`` cards still owed."""
 
@@ -37,7 +38,7 @@ class ChallengePassed:
     left: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PileTaken:
     """``seat`` took the pile of ``cards`` cards, ``how``: ``"slap"``, ``"challenge"``..."""
 
@@ -47,7 +48,7 @@ class PileTaken:
     how: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SlapWon:
     """``seat`` slapped ``pattern`` (a Double or a Sandwich) and wins the pile."""
 
@@ -56,7 +57,7 @@ class SlapWon:
     pattern: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WrongSlap:
     """``seat`` slapped with no pattern on top: ``card`` burned, or None when it had none."""
 
@@ -65,7 +66,7 @@ class WrongSlap:
     card: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PlayerOut:
     """``seat`` has no cards left (it may still slap its way back)."""
 
@@ -73,7 +74,7 @@ class PlayerOut:
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PlayerBack:
     """``seat`` had no cards and took a pile: it plays again."""
 
@@ -81,7 +82,7 @@ class PlayerBack:
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PlayerEliminated:
     """``seat`` is out for good."""
 

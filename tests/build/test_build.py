@@ -35,13 +35,17 @@ def tree(folder: Path) -> dict[str, str]:
 
 
 def web_files() -> dict[str, str]:
+    """web/'s files as dist/ holds them: all but the service worker's template (the build writes it, filled
+    in, as sw.js)."""
     web = ROOT / "web"
     if not web.is_dir():
         return {}
     return {
         rel: digest
         for rel, digest in tree(web).items()
-        if "__pycache__" not in rel.split("/") and not rel.endswith((".pyc", ".DS_Store"))
+        if "__pycache__" not in rel.split("/")
+        and not rel.endswith((".pyc", ".DS_Store"))
+        and rel != "worker/worker.js"
     }
 
 
