@@ -153,13 +153,19 @@ def verify(replay_json: str) -> str:
     return _dumps(answer)
 
 
-def judge_daily(replay_json: str, date: str, score: int | None) -> str:
+def judge_daily(
+    replay_json: str, date: str, score: int | None, received_ms: int | None = None
+) -> str:
     """The score judge's verdict on a daily record sent for ``date`` claiming ``score``, as JSON:
     ``{"ok": true, "score", "won", "reason", "duration_ms", "wrong_slaps", "piles_slapped",
-    "actions_sha256", "engine_version", ...}`` or ``{"ok": false, "error": {"code", "message"}}``
-    with the codes of ``ewar.judge``. ``score`` None checks no claim."""
+    "actions_sha256", "game_sha256", "engine_version", ...}`` or ``{"ok": false, "error": {"code",
+    "message"}}`` with the codes of ``ewar.judge``. ``score`` None checks no claim; ``received_ms``
+    (epoch ms of the record's arrival; None: no check) refuses a game longer than its day had run
+    (``too_soon``)."""
     try:
-        answer = judge(replay_json, date, _milliseconds(score)).to_dict()
+        answer = judge(
+            replay_json, date, _milliseconds(score), received_ms=_milliseconds(received_ms)
+        ).to_dict()
     except EwarError as error:
         answer = {"ok": False, "error": _error(error)}
     return _dumps(answer)

@@ -91,6 +91,13 @@ class UnfinishedError(RecordRefused):
     code = "unfinished"
 
 
+class TooSoonError(RecordRefused):
+    """A daily record whose game is longer than its UTC day had run when it arrived: it was
+    played before the day began (or the day has not begun yet)."""
+
+    code = "too_soon"
+
+
 class ScoreMismatchError(RecordRefused):
     """The record does not score what was claimed."""
 

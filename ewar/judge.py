@@ -10,6 +10,7 @@ machine (every valid slap humanly possible, and the whole game's timings a perso
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 from dataclasses import asdict, dataclass
@@ -20,10 +21,12 @@ from .errors import (
     DateMismatchError,
     ImpossiblePlayError,
     InvalidSeedError,
+    InvalidTimeError,
     NotDailyError,
     NotStandardError,
     ReplayError,
     ScoreMismatchError,
+    TooSoonError,
     UnfinishedError,
 )
 from .game import DAILY, Game
@@ -31,6 +34,11 @@ from .plausibility import PlayTimes, check, flip_delays
 from .replay import Replay, check_engine
 
 MIN_REACTION_MS = 100  # a valid slap sooner than this after its card is faster than any person
+DAY_MS = 86_400_000
+_EPOCH = datetime.date(1970, 1, 1)
+# Event fields that are times, or follow from the times (a win's score counts its seconds): the
+# game's path leaves them out, so the same game played a millisecond apart is the same path.
+TIME_FIELDS = frozenset({"t", "reaction_ms", "ms", "score"})
 
 
 @dataclass(frozen=True)
@@ -51,6 +59,7 @@ class Judgement:
     flip_spread_ms: int | None  # the flips' mean distance from their median delay
     actions: int
     actions_sha256: str
+    game_sha256: str
     date: str
     seed: int
     engine_version: str = __version__
@@ -67,15 +76,48 @@ def actions_sha256(actions: tuple[tuple[int, str], ...]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def judge(replay_json: str | bytes, date: str, score: int | None = None) -> Judgement:
-    """Judge a daily record sent for ``date`` claiming ``score`` (None: no claim to check).
+def game_sha256(seed: int, events: list[dict]) -> str:
+    """The SHA-256 (hex) of a game's path: its deal (``seed``) and every event of its stream in
+    order (who flipped what, who slapped and how it ended, wrong slaps, piles taken...) with no
+    time in it (``TIME_FIELDS``). The same game with its actions moved by a millisecond has the
+    same path; another play, or another outcome of a slap, has another."""
+    path = [
+        [{key: value for key, value in event.items() if key not in TIME_FIELDS} for event in events]
+    ]
+    text = json.dumps([seed, path], separators=(",", ":"), sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def day_start_ms(date: str) -> int:
+    """The Unix epoch time in ms at which the UTC day ``date`` (YYYY-MM-DD) begins."""
+    return (datetime.date.fromisoformat(check_date(date)) - _EPOCH).days * DAY_MS
+
+
+def judge(
+    replay_json: str | bytes,
+    date: str,
+    score: int | None = None,
+    *,
+    received_ms: int | None = None,
+) -> Judgement:
+    """Judge a daily record sent for ``date`` claiming ``score`` (None: no claim to check) that
+    arrived at ``received_ms`` (Unix epoch ms; None: no real-time check).
 
     Raises ReplayError (``invalid_replay``), EngineVersionError, NotDailyError,
-    DateMismatchError, NotStandardError, UnfinishedError, ScoreMismatchError,
+    DateMismatchError, NotStandardError, TooSoonError, UnfinishedError, ScoreMismatchError,
     ImpossiblePlayError or ImplausiblePlayError, each saying what is wrong.
     """
+    if received_ms is not None and (
+        isinstance(received_ms, bool) or not isinstance(received_ms, int)
+    ):
+        raise InvalidTimeError(f"the arrival time is whole epoch milliseconds, not {received_ms!r}")
     data = _decode(replay_json)
     _check_settings(data, date)
+    day_ran_ms = None
+    if received_ms is not None:
+        day_ran_ms = received_ms - day_start_ms(date)
+        if day_ran_ms < 0:
+            raise TooSoonError(f"the daily of {date} has not begun yet: it begins at 00:00 UTC")
     record = Replay.from_dict(data)
     if record.seed != daily_seed(date):
         raise NotDailyError(f"seed {record.seed} is not the daily deal of {date}")
@@ -87,8 +129,14 @@ def judge(replay_json: str | bytes, date: str, score: int | None = None) -> Judg
         raise ScoreMismatchError(f"a score is a whole number, not {score!r}")
     if score is not None and score != outcome.score.total:
         raise ScoreMismatchError(f"the game scores {outcome.score.total}, not {score}")
+    if day_ran_ms is not None and outcome.duration_ms > day_ran_ms:
+        raise TooSoonError(
+            f"the game lasted {_clock(outcome.duration_ms)}, but when it arrived the day of {date} "
+            f"had run only {_clock(day_ran_ms)} (UTC): it cannot have been played that day"
+        )
     _check_every_slap(game)
-    times = PlayTimes(tuple(game.reactions), tuple(flip_delays(game.take_events())))
+    events = game.take_events()
+    times = PlayTimes(tuple(game.reactions), tuple(flip_delays(events)))
     check(times)
     return Judgement(
         score=outcome.score.total,
@@ -102,9 +150,18 @@ def judge(replay_json: str | bytes, date: str, score: int | None = None) -> Judg
         **times.to_dict(),
         actions=len(record.actions),
         actions_sha256=actions_sha256(record.actions),
+        game_sha256=game_sha256(record.seed, events),
         date=date,
         seed=record.seed,
     )
+
+
+def _clock(ms: int) -> str:
+    """``ms`` as h:mm:ss.mmm."""
+    seconds, milli = divmod(ms, 1000)
+    minutes, seconds = divmod(seconds, 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d}.{milli:03d}"
 
 
 def _decode(replay_json: str | bytes) -> dict:

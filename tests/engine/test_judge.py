@@ -16,6 +16,7 @@ from ewar.deal import daily_seed
 from ewar.errors import (
     DateMismatchError,
     EngineVersionError,
+    EwarError,
     ImplausiblePlayError,
     ImpossiblePlayError,
     NotDailyError,
@@ -23,10 +24,11 @@ from ewar.errors import (
     RecordRefused,
     ReplayError,
     ScoreMismatchError,
+    TooSoonError,
     UnfinishedError,
 )
 from ewar.game import Game
-from ewar.judge import MIN_REACTION_MS, actions_sha256, judge
+from ewar.judge import DAY_MS, MIN_REACTION_MS, actions_sha256, day_start_ms, game_sha256, judge
 from ewar.plausibility import PlayTimes, check
 from ewar.replay import Replay
 from ewar.stats import median_ms
@@ -295,3 +297,86 @@ class TestNarrowErrors:
     def test_an_impossible_slap_is_a_record_refused(self):
         assert issubclass(ImpossiblePlayError, RecordRefused)
         assert issubclass(EngineVersionError, ReplayError)
+
+
+def shifted(record: dict, index: int, by_ms: int = 1) -> dict:
+    """The record with its action ``index`` moved ``by_ms`` later (and any later action that
+    would then come before it, with it)."""
+    actions = [list(action) for action in record["actions"]]
+    moved = actions[index][0] + by_ms
+    for action in actions[index:]:
+        action[0] = max(action[0], moved)
+    return dict(record, actions=actions)
+
+
+class TestGameDigest:
+    """One game path, one digest: the same plays and outcomes a millisecond apart are one game."""
+
+    def test_a_millisecond_apart_is_the_same_game(self, honest):
+        first = verdict(honest)
+        same = [
+            answer
+            for index in range(len(honest["actions"]))
+            if (answer := verdict(shifted(honest, index)))["ok"]
+            and answer["actions_sha256"] != first["actions_sha256"]
+            and answer["game_sha256"] == first["game_sha256"]
+        ]
+        # most single actions can move by 1 ms without changing what happens
+        assert len(same) > len(honest["actions"]) // 2
+
+    def test_another_path_is_another_game(self, honest):
+        first = verdict(honest)
+        other = verdict(daily_record(median_ms=420))
+        assert other["ok"] and other["game_sha256"] != first["game_sha256"]
+        assert len(first["game_sha256"]) == 64 and int(first["game_sha256"], 16) >= 0
+
+    def test_another_play_is_another_path(self, honest):
+        def path(actions: list) -> str:
+            game = Replay.from_dict(dict(honest, actions=actions)).play()
+            return game_sha256(game.seed, game.take_events())
+
+        actions = honest["actions"]
+        slap = next(index for index, (_, action) in enumerate(actions) if action == "s")
+        # up to the first slap and on until the human must flip: with it, and letting it go
+        assert path(actions[: slap + 1]) != path(actions[:slap])
+        assert path(actions[: slap + 1]) == path(shifted(honest, slap)["actions"][: slap + 1])
+
+
+class TestRealTime:
+    """A daily record must fit in its day: its game no longer than the day had run on arrival."""
+
+    DAY_START_MS = 1_795_996_800_000  # 2026-11-30 00:00 UTC
+
+    def test_the_day_start(self):
+        assert day_start_ms(DATE) == self.DAY_START_MS
+        assert day_start_ms("1970-01-02") == 86_400_000
+
+    def test_a_game_longer_than_the_day_so_far_is_too_soon(self, honest, honest_game):
+        duration = honest_game.outcome.duration_ms
+        with pytest.raises(TooSoonError, match="had run only") as refusal:
+            judge(json.dumps(honest), DATE, received_ms=self.DAY_START_MS + duration - 1)
+        assert refusal.value.code == "too_soon"
+        fits = judge(json.dumps(honest), DATE, received_ms=self.DAY_START_MS + duration)
+        assert fits.duration_ms == duration
+
+    def test_a_day_not_begun_is_too_soon(self, honest):
+        with pytest.raises(TooSoonError, match="has not begun"):
+            judge(json.dumps(honest), DATE, received_ms=self.DAY_START_MS - 1000)
+
+    def test_the_bridge_passes_it_through(self, honest):
+        answer = json.loads(judge_daily(json.dumps(honest), DATE, None, self.DAY_START_MS + 1000))
+        assert answer["ok"] is False and answer["error"]["code"] == "too_soon"
+        late = json.loads(
+            judge_daily(json.dumps(honest), DATE, None, self.DAY_START_MS + 2 * DAY_MS)
+        )
+        assert late["ok"] is True
+        # a JavaScript number arrives as a whole float
+        fits = json.loads(
+            judge_daily(json.dumps(honest), DATE, None, float(self.DAY_START_MS + DAY_MS))
+        )
+        assert fits["ok"] is True
+
+    @pytest.mark.parametrize("received", ["1796169600000", True, 1.5])
+    def test_a_bad_arrival_time_is_refused(self, honest, received):
+        with pytest.raises(EwarError, match="epoch milliseconds"):
+            judge(json.dumps(honest), DATE, received_ms=received)
