@@ -19,7 +19,7 @@ PERSONALITIES = ("eager", "steady", "dreamy")  # West, North, East
 FLIP_BASE_MS = 450
 FLIP_SPREAD_MS = 200  # two draws below this are added: a triangular spread
 FORM_PERMILLE = (700, 1300)  # a practice game's form scales every slap reaction by 0.7 to 1.3
-DAILY_FORM_PERMILLE = 1000  # a daily's form: the same every day (docs/rules.md, steady dailies)
+DAILY_FORM_PERMILLE = 1100  # a daily's form: the same every day (docs/rules.md, steady dailies)
 
 
 @dataclass(frozen=True)
