@@ -10,13 +10,12 @@ machine (every valid slap humanly possible, and the whole game's timings a perso
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 import json
 from dataclasses import asdict, dataclass
 
 from . import __version__
-from .deal import check_date, daily_seed
+from .deal import check_date, daily_seed, day_start_ms
 from .errors import (
     DateMismatchError,
     ImpossiblePlayError,
@@ -37,8 +36,6 @@ MIN_REACTION_MS = 100  # a valid slap sooner than this after its pattern is fast
 # ...except once a game: a tap already under way (its last ~200 ms cannot be stopped) may land
 # just after a card made a pattern. Twice in one game is a machine (docs/scores.md).
 LUCKY_TAPS = 1
-DAY_MS = 86_400_000
-_EPOCH = datetime.date(1970, 1, 1)
 # Event fields that are times, or follow from the times (a win's score counts its seconds): the
 # game's path leaves them out, so the same game played a millisecond apart is the same path.
 TIME_FIELDS = frozenset({"t", "reaction_ms", "ms", "score"})
@@ -91,11 +88,6 @@ def game_sha256(seed: int, events: list[dict]) -> str:
     ]
     text = json.dumps([seed, path], separators=(",", ":"), sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-def day_start_ms(date: str) -> int:
-    """The Unix epoch time in ms at which the UTC day ``date`` (YYYY-MM-DD) begins."""
-    return (datetime.date.fromisoformat(check_date(date)) - _EPOCH).days * DAY_MS
 
 
 def judge(

@@ -3,9 +3,18 @@ decide; the band itself is measured by benchmarks/fair_daily.py (its quick run i
 
 from __future__ import annotations
 
-from ewar import cpu
-from ewar.deal import daily_seed
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from ewar import bridge, cpu
+from ewar.deal import DAY_MS, daily_seed, day_start_ms, open_daily_of
+from ewar.errors import InvalidSeedError
 from ewar.game import Game
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_every_daily_has_the_same_form():
@@ -23,3 +32,59 @@ def test_the_daily_deal_is_still_the_date_s():
     game = Game.daily("2027-03-14")
     assert game.seed == daily_seed("2027-03-14")
     assert game.deal == Game(daily_seed("2027-03-14")).deal
+
+
+def test_the_benchmark_s_quick_run_prints_the_three_tables(capsys):
+    spec = importlib.util.spec_from_file_location(
+        "fair_daily", REPO / "benchmarks" / "fair_daily.py"
+    )
+    fair_daily = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fair_daily)
+    assert fair_daily.main(["--quick"]) == 0
+    out = capsys.readouterr().out
+    assert "| 650 ms |" in out and "650 ms outside 25%-65%" in out
+    assert "| all | 0 of 26 | 0 of 26 |" in out  # no honest record refused, either model
+    # the bots the judge refused before are still refused
+    assert "| exact 100 ms, flips at once | 3 of 3 (100%) |" in out
+    assert "| foreknowledge" in out
+
+
+class TestNoRehearsal:
+    """While a daily can still be sent for the leaderboard (its UTC day and the next), its deal is
+    no practice deal; the bridge says which daily and when it opens."""
+
+    DAY = day_start_ms("2027-03-14")
+
+    @pytest.mark.parametrize(
+        ("now", "locked"),
+        [
+            (DAY - 1, False),  # the day before: not yet a daily anyone plays (nor is it known)
+            (DAY, True),
+            (DAY + DAY_MS + 5, True),  # the next day: still sent for the board
+            (DAY + 2 * DAY_MS - 1, True),
+            (DAY + 2 * DAY_MS, False),  # closed: anyone's to practise
+        ],
+    )
+    def test_the_daily_deal_is_locked_while_it_can_be_sent(self, now, locked):
+        lock = open_daily_of(daily_seed("2027-03-14"), now)
+        assert (lock == ("2027-03-14", self.DAY + 2 * DAY_MS)) is locked
+        assert (lock is None) is not locked
+
+    def test_another_deal_is_never_locked(self):
+        assert open_daily_of(12345, self.DAY) is None
+        assert open_daily_of(daily_seed("2027-03-12"), self.DAY) is None
+
+    def test_the_bridge_says_it_as_json(self):
+        seed = daily_seed("2027-03-14")
+        answer = json.loads(bridge.practice_lock(seed, self.DAY + 1000))
+        assert answer == {"date": "2027-03-14", "opens_at": self.DAY + 2 * DAY_MS}
+        assert json.loads(bridge.practice_lock(seed + 1, self.DAY + 1000)) is None
+        # JavaScript numbers arrive as whole floats
+        assert (
+            json.loads(bridge.practice_lock(float(seed), float(self.DAY)))["date"] == "2027-03-14"
+        )
+
+    @pytest.mark.parametrize(("seed", "now"), [("1", 0), (1, "now"), (True, 0), (1, 1.5)])
+    def test_bad_input_is_refused(self, seed, now):
+        with pytest.raises(InvalidSeedError):
+            open_daily_of(seed, now)

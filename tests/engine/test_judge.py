@@ -13,7 +13,7 @@ from players import ForeknowledgeBot, HumanLikePlayer, play, play_simulated_huma
 
 from ewar import __version__
 from ewar.bridge import judge_daily
-from ewar.deal import daily_seed
+from ewar.deal import DAY_MS, daily_seed
 from ewar.errors import (
     DateMismatchError,
     EngineVersionError,
@@ -29,7 +29,7 @@ from ewar.errors import (
     UnfinishedError,
 )
 from ewar.game import Game
-from ewar.judge import DAY_MS, MIN_REACTION_MS, actions_sha256, day_start_ms, game_sha256, judge
+from ewar.judge import MIN_REACTION_MS, actions_sha256, day_start_ms, game_sha256, judge
 from ewar.plausibility import PlayTimes, check
 from ewar.replay import Replay
 from ewar.stats import median_ms

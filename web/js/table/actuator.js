@@ -2,7 +2,7 @@
 
 import { formatClock, formatNumber, t } from "../app/i18n.js";
 import { createMessageLine } from "./message-line.js";
-import { cardName, parseCard, rankLabel, saidOf, seatName, yourWonSlap, yourWrongSlap } from "./words.js";
+import { cardName, parseCard, rankLabel, saidOf, seatName, yourLateSlap, yourWonSlap, yourWrongSlap } from "./words.js";
 
 export const SEATS = ["south", "west", "north", "east"];
 const RED_SUITS = new Set(["H", "D"]);
@@ -276,6 +276,9 @@ export function createActuator({ sound, announcer = null }) {
           } else {
             showToast(t("event.wrongSlap", { seat: seatName(e.seat) }));
           }
+          break;
+        case "late_slap":
+          if (e.seat === "south") showToast(yourLateSlap(e), false, true);
           break;
         case "pile_taken":
           flashSeat(e.seat, t("flash.taken", { count: e.cards }));
