@@ -387,6 +387,8 @@ class Game:
 
     def _decide_slaps(self, when: int) -> None:
         table, rng, form = self.table, self.rng, self.form
+        if self.mode == DAILY:
+            form = cpu.daily_form(len(table.packs[SOUTH]), table.total)
         if table.pattern():
             for seat in CPU_SEATS:
                 if not table.eliminated[seat]:

@@ -8,9 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
+from players import HumanLikePlayer, play
 
 from ewar import bridge, cpu
-from ewar.deal import DAY_MS, daily_seed, day_start_ms, open_daily_of
+from ewar.deal import DAY_MS, SOUTH, daily_seed, day_start_ms, open_daily_of
 from ewar.errors import InvalidSeedError
 from ewar.game import Game
 
@@ -20,6 +21,40 @@ REPO = Path(__file__).resolve().parents[2]
 def test_every_daily_has_the_same_form():
     dates = [f"2027-{month:02d}-{day:02d}" for month in (1, 4, 7, 10) for day in (1, 9, 17, 25)]
     assert {Game.daily(date).form for date in dates} == {cpu.DAILY_FORM_PERMILLE}
+
+
+def test_the_daily_form_follows_the_human_s_cards():
+    """Slower computer players when the human holds few cards, quicker when many: the deal's luck
+    evened out (1.4 x the daily form with none, 1 x with half the deck, 0.6 x with all)."""
+    base = cpu.DAILY_FORM_PERMILLE
+    assert cpu.daily_form(26) == base
+    assert cpu.daily_form(0) == base * 1400 // 1000 and cpu.daily_form(52) == base * 600 // 1000
+    forms = [cpu.daily_form(cards) for cards in range(53)]
+    assert forms == sorted(forms, reverse=True)
+
+
+def test_a_daily_s_computer_slaps_use_that_form():
+    game = Game.daily("2027-02-05")
+    asked = []
+
+    class Recording:
+        """A computer player's temperament that notes the form it is asked to slap with."""
+
+        def __init__(self, temperament):
+            self.temperament = temperament
+
+        def slap_reaction(self, rng, form):
+            asked.append((form, len(game.table.packs[SOUTH])))
+            return self.temperament.slap_reaction(rng, form)
+
+        def wrong_slap_reaction(self, rng, form):
+            asked.append((form, len(game.table.packs[SOUTH])))
+            return self.temperament.wrong_slap_reaction(rng, form)
+
+    game.cpus = [Recording(temperament) for temperament in game.cpus]
+    play(game, HumanLikePlayer(500, 3))
+    assert len({cards for _, cards in asked}) > 5  # the human's cards changed over the game
+    assert all(form == cpu.daily_form(cards) for form, cards in asked)
 
 
 def test_practice_games_still_draw_their_form():
