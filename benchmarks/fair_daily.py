@@ -54,10 +54,11 @@ def dates_of(year: int) -> list[str]:
     return [(first + datetime.timedelta(days=day)).isoformat() for day in range(days)]
 
 
-def win_rate(date: str, pace: int, attempts: int) -> float:
-    """The share of ``attempts`` games of ``date``'s daily a player of ``pace`` ms wins."""
+def win_rate(date: str, pace: int, attempts: int, players_from: int = 0) -> float:
+    """The share of ``attempts`` games of ``date``'s daily a player of ``pace`` ms wins (players
+    numbered from ``players_from``: another number, other players)."""
     wins = 0
-    for attempt in range(attempts):
+    for attempt in range(players_from, players_from + attempts):
         player = HumanLikePlayer(pace, attempt * 7919 + pace, commit_ms=COMMIT_MS)
         wins += play(Game.daily(date), player).outcome.won
     return wins / attempts
