@@ -8,6 +8,7 @@ import json
 from . import __version__, scoring
 from .cards import PAY_VALUE_BY_RANK, RANKS
 from .deal import daily_seed as _daily_seed
+from .deal import open_daily_of
 from .errors import EwarError
 from .game import Game
 from .judge import judge
@@ -33,6 +34,15 @@ _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 def daily_seed(date: str) -> int:
     """The seed of a UTC date's daily deal."""
     return _daily_seed(date)
+
+
+def practice_lock(seed: int, now_ms: int) -> str:
+    """Whether ``seed`` may be practised at ``now_ms`` (epoch ms), as JSON: ``null`` when it may,
+    else ``{"date", "opens_at"}``: it is the deal of that date's daily, which can still be sent for
+    the leaderboard until ``opens_at`` (epoch ms), so it is no practice (no rehearsal) until then.
+    The page lets a player who has played that daily replay it unscored all the same."""
+    lock = open_daily_of(_milliseconds(seed), _milliseconds(now_ms))
+    return _dumps(None if lock is None else {"date": lock[0], "opens_at": lock[1]})
 
 
 def rule_numbers() -> str:

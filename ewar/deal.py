@@ -16,6 +16,11 @@ SOUTH = 0
 MAX_SEED = (1 << 53) - 1  # seeds the page handles must survive a JavaScript number
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+DAY_MS = 86_400_000
+_EPOCH = datetime.date(1970, 1, 1)
+# A daily may be sent for the leaderboard on its own UTC day and the next
+# (netlify/functions/scores/submission.mjs, dateWindow): its deal is not practice until then.
+SUBMISSION_DAYS = 2
 
 
 def check_date(date: str) -> str:
@@ -37,6 +42,30 @@ def daily_seed(date: str) -> int:
     """
     digest = hashlib.sha256(f"ewar-daily:{check_date(date)}".encode()).digest()
     return int.from_bytes(digest[:8], "big") & MAX_SEED
+
+
+def day_start_ms(date: str) -> int:
+    """The Unix epoch time in ms at which the UTC day ``date`` (YYYY-MM-DD) begins."""
+    return (datetime.date.fromisoformat(check_date(date)) - _EPOCH).days * DAY_MS
+
+
+def open_daily_of(seed: int, now_ms: int) -> tuple[str, int] | None:
+    """If ``seed`` is the deal of a daily that can still be sent for the leaderboard at
+    ``now_ms`` (epoch ms), that daily's date and the epoch ms when it can no longer be sent
+    (from then on its deal is anyone's to practise); else None.
+
+    >>> open_daily_of(daily_seed("2026-11-30"), day_start_ms("2026-12-01") + 5)
+    ('2026-11-30', 1796169600000)
+    """
+    check_seed(seed)
+    if isinstance(now_ms, bool) or not isinstance(now_ms, int):
+        raise InvalidSeedError(f"a time is whole epoch milliseconds, not {now_ms!r}")
+    today = _EPOCH + datetime.timedelta(days=now_ms // DAY_MS)
+    for back in range(SUBMISSION_DAYS):
+        date = (today - datetime.timedelta(days=back)).isoformat()
+        if daily_seed(date) == seed:
+            return date, day_start_ms(date) + SUBMISSION_DAYS * DAY_MS
+    return None
 
 
 def check_seed(seed: int) -> int:

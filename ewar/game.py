@@ -28,7 +28,7 @@ from .errors import (
     TimeBeforeClockError,
 )
 from .events import event_of
-from .patterns import GAME_OVER, SLAPPED, TAKEN, PatternLog
+from .patterns import GAME_OVER, SLAPPED, TAKEN, PatternLog, PatternWindow
 from .rng import Rng
 from .scoring import Score
 from .stats import GameStats, Tally
@@ -120,15 +120,22 @@ class Game:
         self.deal = deal(self.rng)  # drawn even when overridden, so the CPUs' draws match
         if deal_override is not None:
             self.deal = deal_override
-        self.form = cpu.draw_form(self.rng)  # the computer players' form in this game
+        form = cpu.draw_form(self.rng)  # drawn for a daily too, so the draws after it match
+        # the computer players' form in this game: a daily's is the same every day (steady dailies)
+        self.form = cpu.DAILY_FORM_PERMILLE if mode == DAILY else form
         self.table = Table(self.deal.packs, self.deal.first, lenient=self.lenient)
         self.clock = 0
         self.outcome: Outcome | None = None
         self.actions: list[tuple[int, str]] = []
         self.wrong_slaps = 0
+        self.late_slaps = 0  # the human's slaps that came just too late: no cost (patterns.py)
         self.last_flip_ms = 0
-        # each valid human slap: ms after the card that made its pattern
+        # since when a slappable pattern has been on top without a break (None: none on top now)
+        self.slappable_since: int | None = None
+        # each valid human slap: ms since a slappable pattern had been on top without a break
         self.reactions: list[int] = []
+        # each valid human slap that beat a computer player's pending slap: by how many ms
+        self.races: list[int] = []
         self.patterns = PatternLog()
         self.tally = Tally()
         self.last_change_ms = 0  # when the last happening took place
@@ -260,8 +267,11 @@ class Game:
         "outcome",
         "actions",
         "wrong_slaps",
+        "late_slaps",
         "last_flip_ms",
+        "slappable_since",
         "reactions",
+        "races",
         "patterns",
         "tally",
         "last_change_ms",
@@ -290,6 +300,7 @@ class Game:
             how = "challenge" if table.challenger is not None else "last_card"
             self.patterns.end(when, TAKEN, table.collector)
             table.take_pile(table.collector, how)
+            self.slappable_since = None
             self._settle(when, pile_changed=True, pile_taken=True)
         else:
             self._end_at_time_limit(when)
@@ -297,24 +308,58 @@ class Game:
     def _flip(self, when: int) -> None:
         table = self.table
         seat = table.turn
+        was_slappable = table.pattern() is not None
         table.flip()
         self.last_flip_ms = when
+        if table.pattern() is None:
+            self.slappable_since = None
+        elif not was_slappable or self.slappable_since is None:
+            self.slappable_since = when
         self.patterns.after_flip(when, seat, table)
         self._settle(when, pile_changed=True)
 
     def _slap(self, when: int, seat: int) -> None:
         table = self.table
+        if not table.pattern() and not table.eliminated[seat]:
+            beaten = self.patterns.beaten_to(when, seat)
+            if beaten is not None:
+                self._late_slap(when, seat, beaten)
+                return
         why = None if table.pattern() else self.patterns.why_wrong(when, table)
+        since = self.slappable_since
+        if table.pattern() and seat == SOUTH:
+            pending = [entry[0] for entry in self._queue if entry[1] == _SLAP]
+            if pending:
+                self.races.append(min(pending) - when)
         pattern = table.slap(seat)
         if pattern:
             self.patterns.end(when, SLAPPED, seat)
+            self.slappable_since = None
         if seat == SOUTH:
             if pattern:
-                self.reactions.append(when - self.last_flip_ms)
+                self.reactions.append(when - since)
             else:
                 self.wrong_slaps += 1
         taken = pattern is not None
-        self._settle(when, pile_changed=taken, pile_taken=taken, why_wrong=why)
+        self._settle(
+            when, pile_changed=taken, pile_taken=taken, why_wrong=why, reaction_since=since
+        )
+
+    def _late_slap(self, when: int, seat: int, beaten: PatternWindow) -> None:
+        """A slap just too late for a pattern another player took: it changes nothing on the
+        table and costs nothing; the event says who was first and by how much."""
+        if seat == SOUTH:
+            self.late_slaps += 1
+        self._events.append(
+            {
+                "t": when,
+                "type": "late_slap",
+                "seat": SEATS[seat],
+                "pattern": beaten.pattern,
+                "by": SEATS[beaten.ended_by],
+                "ms": when - beaten.ended_at,
+            }
+        )
 
     def _settle(
         self,
@@ -323,12 +368,13 @@ class Game:
         pile_changed: bool,
         pile_taken: bool = False,
         why_wrong: dict | None = None,
+        reaction_since: int | None = None,
     ) -> None:
         """Turn the table's log into events, end the game if it is over, and schedule
         what the computer players and the pause will do next."""
         table = self.table
         self.last_change_ms = when
-        self._record(when, why_wrong)
+        self._record(when, why_wrong, reaction_since)
         if table.winner is not None:
             self._finish(
                 when,
@@ -354,6 +400,8 @@ class Game:
 
     def _decide_slaps(self, when: int) -> None:
         table, rng, form = self.table, self.rng, self.form
+        if self.mode == DAILY:
+            form = cpu.daily_form(len(table.packs[SOUTH]), table.total)
         if table.pattern():
             for seat in CPU_SEATS:
                 if not table.eliminated[seat]:
@@ -385,14 +433,14 @@ class Game:
     def _unschedule(self, order: int) -> None:
         self._queue = [entry for entry in self._queue if entry[1] != order]
 
-    def _record(self, when: int, why_wrong: dict | None) -> None:
+    def _record(self, when: int, why_wrong: dict | None, reaction_since: int | None) -> None:
         log = self.table.log
         previous = None
         for entry in log:
             self.tally.count(entry, previous)
             details = None
             if entry.kind == "slap_won":
-                details = {"reaction_ms": when - self.last_flip_ms}
+                details = {"reaction_ms": when - reaction_since}
             elif entry.kind == "wrong_slap":
                 details = why_wrong
             self._events.append(event_of(entry, when, details))

@@ -10,6 +10,10 @@ from .deal import SEATS
 from .table import Table
 
 LATE_MS = 1500  # a wrong slap this soon after a pattern ended was aimed at that pattern
+# A slap this soon after another player's valid slap took the pattern is only too late, never
+# wrong: a person cannot stop a tap already under way (stopping takes ~200-250 ms, the stop-signal
+# reaction time) and the screen and touch add ~50 ms. docs/rules.md ("Too late is not wrong").
+TOO_LATE_WINDOW_MS = 300
 
 SLAPPED, COVERED, TAKEN, GAME_OVER = "slapped", "covered", "taken", "game_over"
 NO_PATTERN, TOO_LATE, BURNED_CARDS, EMPTY_PILE = (
@@ -63,6 +67,21 @@ class PatternLog:
             pattern, shown_at, shown_by = self.current
             self.windows.append(PatternWindow(pattern, shown_at, shown_by, when, how, seat))
             self.current = None
+
+    def beaten_to(self, when: int, seat: int) -> PatternWindow | None:
+        """The pattern another player's valid slap took from ``seat`` at most
+        ``TOO_LATE_WINDOW_MS`` before ``when``, if a slap of ``seat`` at ``when`` came just too
+        late for it (nothing has shown since); else None."""
+        last = self.windows[-1] if self.windows else None
+        if (
+            self.current is None
+            and last is not None
+            and last.end == SLAPPED
+            and last.ended_by != seat
+            and when - last.ended_at <= TOO_LATE_WINDOW_MS
+        ):
+            return last
+        return None
 
     def why_wrong(self, when: int, table: Table) -> dict:
         """The reason of a wrong slap at ``when`` on ``table`` (before its burn), as event fields.

@@ -19,6 +19,10 @@ from .stats import median_ms
 REGULAR_SLAPS = ((20, 40), (12, 30), (8, 20), (6, 12), (5, 8), (4, 3))
 QUICK_SLAPS, QUICK_MEDIAN_MS = 10, 160  # from 10 valid slaps, a median under 160 ms is not a person
 REGULAR_FLIPS, REGULAR_FLIP_SPREAD_MS = 10, 10  # from 10 flips, a spread under 10 ms is a machine
+# Foreknowledge: a race won by CLOSE_RACE_MS or less against a computer player's slap that was due
+# is luck for a person (~3% of races); from FOREKNOWN_RACES such races making FOREKNOWN_SHARE
+# permille of the races won or more, the player knew when each computer slap was due.
+CLOSE_RACE_MS, FOREKNOWN_RACES, FOREKNOWN_SHARE = 10, 6, 400
 
 
 def spread_ms(values: list[int], median: int) -> int:
@@ -41,8 +45,14 @@ def flip_delays(events: list[dict]) -> list[int]:
 class PlayTimes:
     """The human's timings in one game: what the rules look at."""
 
-    slaps: tuple[int, ...]  # each valid slap: ms after the card that made its pattern
+    slaps: tuple[int, ...]  # each valid slap: ms since a slappable pattern was on top unbroken
     flips: tuple[int, ...]  # each flip: ms after the happening before it
+    races: tuple[int, ...] = ()  # each valid slap that beat a computer's due slap: by how many ms
+
+    @property
+    def close_races(self) -> int:
+        """The races won by ``CLOSE_RACE_MS`` or less."""
+        return sum(margin <= CLOSE_RACE_MS for margin in self.races)
 
     @property
     def slap_median_ms(self) -> int | None:
@@ -69,6 +79,8 @@ class PlayTimes:
             "slap_spread_permille": self.slap_spread_permille,
             "flips": len(self.flips),
             "flip_spread_ms": self.flip_spread_ms,
+            "races": len(self.races),
+            "close_races": self.close_races,
         }
 
 
@@ -90,6 +102,14 @@ def check(times: PlayTimes) -> None:
         raise ImplausiblePlayError(
             f"the {slaps} valid slaps came a median {median} ms after their cards: under "
             f"{QUICK_MEDIAN_MS} ms over {QUICK_SLAPS} slaps or more is quicker than a person"
+        )
+    close, races = times.close_races, len(times.races)
+    if close >= FOREKNOWN_RACES and 1000 * close >= FOREKNOWN_SHARE * races:
+        raise ImplausiblePlayError(
+            f"{close} of the {races} races with a computer player's slap were won by "
+            f"{CLOSE_RACE_MS} ms or less: a person wins so few that closely; from "
+            f"{FOREKNOWN_RACES}, {FOREKNOWN_SHARE / 10:.0f}% of the races or more, the player knew "
+            f"when each computer slap was due"
         )
     flip_spread = times.flip_spread_ms
     if len(times.flips) >= REGULAR_FLIPS and flip_spread < REGULAR_FLIP_SPREAD_MS:

@@ -6,9 +6,16 @@
   around a median (sigma 0.3; touch and display latency included; never under 120 ms), it
   misses 10% of patterns, slaps 2% of near misses wrongly, and flips a lognormal ~400 ms
   after its turn shows. CPU speeds are tuned, and the score judge is checked, against it.
+- ``ExGaussianPlayer``: a second person, written to another model (issue 18): reactions
+  ex-Gaussian (median M, spread 0.12 M, tail 0.25 M), 8% of patterns missed, 2% of near misses
+  slapped, flips lognormal ~430 ms after the turn shows.
 - ``BotPlayer``: a machine that never misses, for the score judge's benchmark and tests.
+- ``ForeknowledgeBot``: a machine that reads when each computer player's slap is due and slaps
+  just before it, with a person's reactions otherwise (issue 18).
 
-Both only react to what the table shows: a pattern gone before their slap is let go.
+The people react only to what the table shows: a pattern gone before their slap is let go,
+unless the tap was already in its last ``commit_ms`` (200 ms in the benchmarks): a person cannot
+stop a tap under way, so it lands on whatever the table shows then.
 """
 
 from __future__ import annotations
@@ -69,8 +76,10 @@ class HumanLikePlayer:
         flip_median_ms: float = 400,
         flip_sigma: float = 0.3,
         reactions: dict[int, int] | None = None,
+        commit_ms: int = 0,
     ) -> None:
         self.median_ms, self.sigma, self.miss, self.near_miss = median_ms, sigma, miss, near_miss
+        self.commit_ms = commit_ms  # a tap this close to landing cannot be stopped any more
         self.flip_median_ms, self.flip_sigma = flip_median_ms, flip_sigma
         self.reactions = reactions or {}  # a chosen card's time -> this exact reaction to it
         self.rng = random.Random(seed)
@@ -94,9 +103,16 @@ class HumanLikePlayer:
             return None
         top = (game.last_flip_ms, len(table.pile) - table.burned)
         if top != self.seen_top:  # a new top: look at it once
-            self.seen_top, self.slap_at = top, None
+            under_way = (
+                self.slap_at is not None and self.slap_at - self.commit_ms <= game.last_change_ms
+            )
+            self.seen_top = top
+            if not under_way:
+                self.slap_at = None
             card = game.last_flip_ms
-            if table.pattern() and card in self.reactions:
+            if under_way:
+                pass  # the tap lands whatever the table now shows
+            elif table.pattern() and card in self.reactions:
                 self.slap_at = card + self.reactions[card]
             elif table.pattern():
                 if self.rng.random() >= self.miss:
@@ -116,6 +132,55 @@ class HumanLikePlayer:
     def acted(self, game: Game, action: str) -> None:
         # after a slap or a flip, the next flip is a new decision from what then shows
         self.slap_at = self.flip_at = None
+
+
+def _ex_gaussian_median(sigma: float, tau: float) -> float:
+    """The median of a normal(0, sigma) plus an exponential of mean tau."""
+
+    def cdf(x: float) -> float:
+        shifted = NormalDist(sigma * sigma / tau, sigma)  # the standard closed form
+        return _STANDARD_NORMAL.cdf(x / sigma) - math.exp(
+            -x / tau + sigma * sigma / (2 * tau * tau)
+        ) * shifted.cdf(x)
+
+    low, high = -5 * sigma, 5 * sigma + 10 * tau
+    for _ in range(100):
+        middle = (low + high) / 2
+        low, high = (middle, high) if cdf(middle) < 0.5 else (low, middle)
+    return low
+
+
+EX_GAUSSIAN_SPREAD, EX_GAUSSIAN_TAIL = 0.12, 0.25  # of the median
+_EX_GAUSSIAN_OFFSET = _ex_gaussian_median(EX_GAUSSIAN_SPREAD, EX_GAUSSIAN_TAIL)
+
+
+class ExGaussianPlayer(HumanLikePlayer):
+    """A person whose reactions are ex-Gaussian: a normal part (spread 0.12 of the median) plus
+    an exponential tail (mean 0.25 of the median), placed so their median is ``median_ms``;
+    8% of patterns missed, 2% of near misses slapped, flips lognormal around 430 ms, and a tap
+    cannot be stopped in its last 200 ms. Only ``random.Random.random()`` is drawn."""
+
+    def __init__(self, median_ms: float, seed: int, **traits) -> None:
+        traits = {
+            "miss": 0.08,
+            "near_miss": 0.02,
+            "flip_median_ms": 430,
+            "flip_sigma": 0.25,
+            "commit_ms": 200,
+            **traits,
+        }
+        super().__init__(median_ms, seed, **traits)
+        self.normal_mean = median_ms * (1 - _EX_GAUSSIAN_OFFSET)
+
+    def reaction(self) -> int:
+        while True:
+            u = min(max(self.rng.random(), 1e-12), 1 - 1e-12)
+            normal = self.normal_mean + EX_GAUSSIAN_SPREAD * self.median_ms * (
+                _STANDARD_NORMAL.inv_cdf(u)
+            )
+            tail = -EX_GAUSSIAN_TAIL * self.median_ms * math.log(1 - self.rng.random())
+            if (delay := round(normal + tail)) >= REACTION_FLOOR_MS:
+                return delay
 
 
 class BotPlayer:
@@ -145,6 +210,44 @@ class BotPlayer:
         if self.flip_at is None:
             delay = self.person.lognormal(400, 0.3) if self.person_flips else 0
             self.flip_at = game.last_change_ms + delay
+        return max(game.clock, self.flip_at), "f"
+
+    def acted(self, game: Game, action: str) -> None:
+        self.slap_at = self.flip_at = None
+
+
+class ForeknowledgeBot:
+    """A machine that knows the future: it reads when each computer player's slap is due (the
+    engine's schedule) and slaps ``lead_ms`` (1 to 5 ms) before the first, or after a person's
+    500-700 ms (an ordinary player) when no one is due sooner; it never misses a pattern and flips like a person. It
+    wins every race by a few ms."""
+
+    def __init__(self, seed: int, *, low_ms: int = 500, high_ms: int = 700) -> None:
+        self.rng = random.Random(seed)
+        self.low_ms, self.high_ms = low_ms, high_ms
+        self.person = HumanLikePlayer(400, seed)  # only its flip timing is used
+        self.slapped_top: int | None = None
+        self.slap_at: int | None = None
+        self.flip_at: int | None = None
+
+    def plan(self, game: Game) -> Plan:
+        table = game.table
+        if table.eliminated[SOUTH]:
+            return None
+        since = game.slappable_since
+        if since is not None and self.slapped_top != since:
+            self.slapped_top = since
+            reaction = self.low_ms + int(self.rng.random() * (self.high_ms - self.low_ms + 1))
+            due = [when for when, order, _, _ in game._queue if order == 0]  # computer slaps
+            lead = 1 + int(self.rng.random() * 5)
+            self.slap_at = min([since + reaction, *(when - lead for when in due)])
+        if since is not None and self.slap_at is not None:
+            return max(game.clock, self.slap_at), "s"
+        if not game.human_must_flip:
+            self.flip_at = None
+            return None
+        if self.flip_at is None:
+            self.flip_at = game.last_change_ms + self.person.lognormal(400, 0.3)
         return max(game.clock, self.flip_at), "f"
 
     def acted(self, game: Game, action: str) -> None:

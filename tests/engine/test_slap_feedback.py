@@ -22,7 +22,7 @@ from support import (
 )
 
 from ewar.deal import SEATS
-from ewar.patterns import LATE_MS, TAKEN, PatternLog, PatternWindow
+from ewar.patterns import LATE_MS, TAKEN, TOO_LATE_WINDOW_MS, PatternLog, PatternWindow
 
 
 def wrong_slap(game) -> dict:
@@ -67,26 +67,85 @@ class TestNoPatternOnTop:
         assert wrong_slap(game)["cards"] == ["3D", "4H", "9S"]
 
 
+def beaten_by_a_computer(seed_range=range(100), cards=("7C 2C 3C", "7D 4D 5D")):
+    """A game one ms after a computer player slapped West's Double first, and that slap's time
+    and seat."""
+    for seed in seed_range:
+        game = make_game(*cards, "8H 9H 10H", "JS QS KS", first=SOUTH, seed=seed)
+        game.flip(0)
+        run_until(game, lambda g: len(g.table.pile) == 2)
+        slaps = scheduled(game, "slap")
+        if slaps:
+            when, seat = min(slaps)
+            game.advance_to(when + 1)
+            game.take_events()
+            return game, when, seat
+    raise AssertionError("no computer player slapped the Double in 100 seeds")
+
+
 class TestTooLate:
+    """A slap within TOO_LATE_WINDOW_MS of another player's valid slap on the same pattern is too
+    late, not wrong: nothing burned, no penalty, never an elimination."""
+
     @pytest.fixture(scope="class")
     def beaten(self):
         """A computer player slaps the Double first; the human slaps 12 ms later."""
-        for seed in range(100):
-            game = double_by_west(seed)
-            slaps = scheduled(game, "slap")
-            if slaps:
-                when, seat = min(slaps)
-                game.advance_to(when + 1)
-                game.take_events()
-                game.slap(when + 12)
-                return wrong_slap(game), seat
-        raise AssertionError("no computer player slapped the Double in 100 seeds")
+        game, when, seat = beaten_by_a_computer()
+        cards = game.table.card_count(), list(game.table.packs[SOUTH])
+        game.slap(when + 12)
+        return game, game.take_events(), seat, cards
 
     def test_it_names_who_was_first_and_by_how_much(self, beaten):
-        event, seat = beaten
+        _, events, seat, _ = beaten
+        (event,) = events
+        assert event == {
+            "t": event["t"],
+            "type": "late_slap",
+            "seat": "south",
+            "pattern": "double",
+            "by": SEATS[seat],
+            "ms": 12,
+        }
+
+    def test_it_costs_nothing(self, beaten):
+        game, _, _, (count, pack) = beaten
+        assert game.wrong_slaps == 0 and game.late_slaps == 1
+        assert list(game.table.packs[SOUTH]) == pack and game.table.burned == 0
+        assert game.view()["wrong_slaps"] == 0 and game.table.card_count() == count
+
+    def test_the_window_s_last_millisecond_is_still_too_late(self):
+        game, when, _ = beaten_by_a_computer()
+        game.slap(when + TOO_LATE_WINDOW_MS)
+        assert [e["type"] for e in game.take_events()] == ["late_slap"]
+
+    def test_after_the_window_it_is_a_wrong_slap_as_the_rule_book_has_it(self):
+        game, when, seat = beaten_by_a_computer()
+        game.slap(when + TOO_LATE_WINDOW_MS + 1)
+        event = wrong_slap(game)
         assert event["reason"] == "too_late" and event["by"] == SEATS[seat]
-        assert event["ms"] == 12 and event["pattern"] == "double"
-        assert event["cards"] == []  # the pile went to the slapper
+        assert event["ms"] == TOO_LATE_WINDOW_MS + 1 and event["burned"] is True
+        assert game.wrong_slaps == 1
+
+    def test_with_no_cards_left_it_does_not_eliminate(self):
+        # South's only card is flipped first: out of cards, then beaten to West's Double
+        game, when, _ = beaten_by_a_computer(cards=("7C", "7D 4D 5D"))
+        assert not game.table.packs[SOUTH]
+        game.slap(when + 100)
+        assert [e["type"] for e in game.take_events()] == ["late_slap"]
+        assert not game.table.eliminated[SOUTH] and not game.over
+
+    def test_with_no_cards_left_after_the_window_it_eliminates(self):
+        game, when, _ = beaten_by_a_computer(cards=("7C", "7D 4D 5D"))
+        game.slap(when + TOO_LATE_WINDOW_MS + 1)
+        assert game.table.eliminated[SOUTH] and game.outcome.reason == "eliminated"
+
+    def test_a_second_slap_after_your_own_won_slap_is_wrong(self):
+        game = double_by_west(1)
+        game.slap(game.last_flip_ms + 300)
+        game.take_events()
+        game.slap(game.clock + 20)
+        event = wrong_slap(game)
+        assert event["reason"] == "too_late" and event["by"] == "south"
 
     def test_a_slap_at_the_same_millisecond_is_not_late_but_wins(self):
         for seed in range(100):
@@ -205,3 +264,44 @@ class TestReactionOfAWonSlap:
         game.slap(east_at + 400)  # the human's own card made the Double: 0 ms after it
         (event,) = events_of(game.take_events(), "slap_won")
         assert event["reaction_ms"] == 0
+
+
+def pattern_on_pattern(north_card: str, east: str = "JS QS"):
+    """South 7C, West 7D (a Double), then North ``north_card`` on it before anyone slapped:
+    the game just after North's flip, and West's and North's flip times."""
+    for seed in range(200):
+        game = make_game("7C 2C", "7D 4D", f"{north_card} 8H", east, first=SOUTH, seed=seed)
+        game.flip(0)
+        run_until(game, lambda g: len(g.table.pile) == 2)
+        west_at = game.last_flip_ms
+        run_until(game, lambda g: len(g.table.pile) != 2)
+        if len(game.table.pile) == 3:  # nobody slapped the Double before North flipped
+            game.take_events()
+            return game, west_at, game.last_flip_ms
+    raise AssertionError("North never flipped on the Double in 200 seeds")
+
+
+class TestSlappableWithoutABreak:
+    """A valid slap is timed from the moment a slappable pattern has been on top without a break:
+    a tap aimed at one pattern may land just after a card made another."""
+
+    def test_a_pattern_on_a_pattern_is_timed_from_the_first(self):
+        game, west_at, north_at = pattern_on_pattern("7H")  # 7C 7D 7H: a Double, then another
+        assert game.slappable_since == west_at
+        game.slap(north_at + 30)
+        (event,) = events_of(game.take_events(), "slap_won")
+        assert event["seat"] == "south" and event["reaction_ms"] == north_at + 30 - west_at
+        assert game.reactions == [north_at + 30 - west_at]
+
+    def test_a_break_starts_the_time_again(self):
+        # 7C 7D, then North's 2H covers the Double (nothing slappable), then East's 2S: a new
+        # Double after a break, timed from its own card
+        game, _, _ = pattern_on_pattern("2H", east="2S QS")
+        assert game.slappable_since is None and game.table.pattern() is None
+        run_until(game, lambda g: len(g.table.pile) == 4)
+        east_at = game.last_flip_ms
+        assert game.table.pattern() == "double" and game.slappable_since == east_at
+        game.take_events()
+        game.slap(east_at + 120)
+        (event,) = events_of(game.take_events(), "slap_won")
+        assert event["reaction_ms"] == 120

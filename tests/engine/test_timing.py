@@ -89,8 +89,8 @@ class TestSlapsInTimeOrder:
         game.slap(when + 1)
         events = game.take_events()
         assert [e["seat"] for e in events_of(events, "slap_won")] == [SEAT_NAMES[seat]]
-        late = events_of(events, "wrong_slap")
-        assert late[-1]["seat"] == "south"  # the pile had gone: an empty pile is wrong
+        (late,) = events_of(events, "late_slap")  # too late for the pile: no cost
+        assert late["seat"] == "south" and late["ms"] == 1 and not events_of(events, "wrong_slap")
 
     def test_later_computer_slaps_on_the_same_cards_do_not_happen(self):
         game = find(

@@ -14,7 +14,7 @@ from support import EAST, SOUTH, WEST, events_of, make_game, random_human, run_u
 
 from ewar.cards import card_name
 from ewar.game import Game
-from ewar.patterns import LATE_MS
+from ewar.patterns import LATE_MS, TOO_LATE_WINDOW_MS
 
 SEATS = ["south", "west", "north", "east"]
 CARD = re.compile(r"(10|[2-9JQKA])[CDHS]")
@@ -106,6 +106,10 @@ def check_event(event: dict) -> None:
         if event["reason"] in ("too_late", "covered"):
             assert event["by"] in SEATS and event["pattern"] in ("double", "sandwich")
             assert 0 <= event["ms"] <= LATE_MS
+    elif kind == "late_slap":
+        assert event["by"] in SEATS and event["by"] != seat
+        assert event["pattern"] in ("double", "sandwich")
+        assert 0 <= event["ms"] <= TOO_LATE_WINDOW_MS
     elif kind == "pile_taken":
         assert event["cards"] >= 1 and event["how"] in ("challenge", "slap", "last_card")
     elif kind == "game_over":
@@ -250,7 +254,7 @@ class TestEvents:
 
     def test_every_event_type_and_its_fields(self):
         seen = set()
-        for seed in range(30):
+        for seed in range(60):
             game = random_human(
                 Game(seed, speed="fast", lenient=seed % 3 == 0), random.Random(seed)
             )
@@ -271,6 +275,7 @@ class TestEvents:
             "challenge_passed",
             "slap_won",
             "wrong_slap",
+            "late_slap",
             "pile_taken",
             "player_out",
             "player_back",

@@ -98,6 +98,15 @@ describe("the feedback of a frame's events", () => {
     assert.deepEqual(theirs.sounds, []);
   });
 
+  test("a slap just too late: you are told at once, with no flash, no mark and no sound; another seat's is not told", () => {
+    const late = { type: "late_slap", seat: "south", pattern: "double", by: "north", ms: 12 };
+    assert.deepEqual(feedbackOf([late]), {
+      effects: [{ toast: { event: late, bad: false, urgent: true } }],
+      sounds: [],
+    });
+    assert.deepEqual(feedbackOf([{ ...late, seat: "west" }]), { effects: [], sounds: [] });
+  });
+
   test("a pile taken by a slap is not told twice; taken after a challenge it is", () => {
     const bySlap = feedbackOf([{ type: "pile_taken", seat: "north", cards: 9, how: "slap" }]);
     assert.deepEqual(bySlap.effects, [

@@ -89,11 +89,17 @@ def test_a_late_slap_names_the_player_who_was_first(shared_page) -> None:
         said = toast(page)
         winner = re.match(r"(West|North|East) slapped a (Double|Sandwich)!", said)
         if winner:
+            cards = view_of(page)["seats"][0]["cards"]
             late = slap(page)
             match = re.match(
-                r"Too late — (West|North|East) was first by (\d+) ms\. You burn a card", late
+                r"Too late — (West|North|East) was first by (\d+) ms\. No cost: a slap just too "
+                r"late is not a wrong slap\.$",
+                late,
             )
             assert match, late
+            # nothing burned, nothing counted
+            assert view_of(page)["seats"][0]["cards"] == cards
+            assert view_of(page)["wrong_slaps"] == 0
             assert match.group(1) == winner.group(1)
             assert 0 <= int(match.group(2)) <= 2 * FRAME_MS
             return

@@ -89,6 +89,11 @@ async function boot() {
     onResume: flow.resume,
     onGiveUp: flow.giveUp,
     onSoundChange: (on) => on && sound.unlock(),
+    // No rehearsal: a daily's deal is no practice while it can be sent, unless you have played that daily.
+    lockedDeal: (seed) => {
+      const lock = JSON.parse(engine.bridge.practice_lock(seed, Date.now()));
+      return lock && !storage.dailyRecord(lock.date) ? lock : null;
+    },
   });
   const openMenu = () => menu.open({ running: games.current() });
   pausing = startPausing({

@@ -3,15 +3,16 @@
 // history and the time to the next daily. It says what to start, never how.
 
 import { msToNextDaily, parseSeed, todayUtc } from "../base/deals.js";
-import { formatCountdown, formatNumber, t } from "../base/i18n.js";
+import { formatCountdown, formatDate, formatNumber, t } from "../base/i18n.js";
 
 const TICK_MS = 1000;
 
 /**
  * events: the app's emitter (the menu is shown while its state's panel is "menu"). onStart(choice) when the
- * player deals; onResume() to go back to the game; onGiveUp() to give it up; onSoundChange(on).
+ * player deals; onResume() to go back to the game; onGiveUp() to give it up; onSoundChange(on); lockedDeal(seed):
+ * {date, opens_at} when that deal is a daily still open for the leaderboard (no rehearsal), else null.
  */
-export function createMenu({ events, storage, onStart, onResume, onGiveUp, onSoundChange }) {
+export function createMenu({ events, storage, onStart, onResume, onGiveUp, onSoundChange, lockedDeal = () => null }) {
   const $ = (id) => document.getElementById(id);
   const form = $("menu-form");
   const modeButtons = [...document.querySelectorAll(".mode[data-mode]")];
@@ -53,6 +54,9 @@ export function createMenu({ events, storage, onStart, onResume, onGiveUp, onSou
       text = record.finished ? t("menu.dailyDone", { score: record.score }) : t("menu.dailyStarted");
     } else if (mode === "practice" && deal.value.trim() && parseSeed(deal.value) === null) {
       text = t("menu.dealInvalid");
+    } else if (mode === "practice" && lockOf(deal.value)) {
+      const lock = lockOf(deal.value);
+      text = t("menu.dealLocked", { date: formatDate(lock.date), time: formatCountdown(lock.opens_at - Date.now()) });
     }
     note.textContent = text;
     const h = storage.history();
@@ -74,12 +78,19 @@ export function createMenu({ events, storage, onStart, onResume, onGiveUp, onSou
     });
   }
 
-  /** What the player chose: {mode, seed|null, speed, lenient}, or null if the deal number is invalid. */
+  /** The lock on a typed deal number (a daily still open for the leaderboard), or null. */
+  function lockOf(text) {
+    const seed = text.trim() ? parseSeed(text) : null;
+    return seed === null ? null : lockedDeal(seed);
+  }
+
+  /** What the player chose: {mode, seed|null, speed, lenient}, or null if the deal number is invalid or locked. */
   function choice() {
     if (mode === "daily") return { mode: "daily" };
     const text = deal.value.trim();
     const seed = text ? parseSeed(text) : null;
     if (text && seed === null) return null;
+    if (lockOf(text)) return null;
     return { mode: "practice", seed, speed: speed.value, lenient: lenient.checked };
   }
 

@@ -3,7 +3,7 @@
 import { formatClock, formatNumber, t } from "../base/i18n.js";
 import { createMessageLine } from "./message-line.js";
 import { createFrameQueue, feedbackOf } from "./schedule.js";
-import { cardName, parseCard, rankLabel, saidOf, seatName, yourWonSlap, yourWrongSlap } from "./words.js";
+import { cardName, parseCard, rankLabel, saidOf, seatName, yourLateSlap, yourWonSlap, yourWrongSlap } from "./words.js";
 
 export const SEATS = ["south", "west", "north", "east"];
 const RED_SUITS = new Set(["H", "D"]);
@@ -240,6 +240,8 @@ export function createActuator({ sound, announcer = null }) {
         return e.seat === "south"
           ? yourWrongSlap(e, { scored: view.mode === "daily" })
           : t("event.wrongSlap", { seat: seatName(e.seat) });
+      case "late_slap":
+        return yourLateSlap(e);
       case "pile_taken":
         return saidOf(e.seat, "event.pileTakenYou", "event.pileTaken", { count: e.cards });
       case "player_out":

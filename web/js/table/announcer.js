@@ -2,7 +2,7 @@
 
 import { pageClock } from "../base/clock.js";
 import { sentenceStart, t } from "../base/i18n.js";
-import { cardName, resultTitle, saidOf, seatName, yourWonSlap, yourWrongSlap } from "./words.js";
+import { cardName, resultTitle, saidOf, seatName, yourLateSlap, yourWonSlap, yourWrongSlap } from "./words.js";
 
 export const GAP_MS = 800;
 // Higher wins a pending slot; an equal or higher newcomer replaces what waits.
@@ -70,6 +70,9 @@ export function createAnnouncer(region, { gapMs = GAP_MS, now = pageClock.now } 
         break;
       case "wrong_slap":
         if (e.seat === "south") say(yourWrongSlap(e, { scored: view?.mode === "daily" }), PRIORITY.you);
+        break;
+      case "late_slap":
+        if (e.seat === "south") say(yourLateSlap(e), PRIORITY.you);
         break;
       case "player_out":
         sayOfSeat(e.seat, "event.playerOutYou", "event.playerOut");

@@ -83,6 +83,9 @@ export function feedbackOf(events) {
         flash(e.seat, "flash.out", {}, true);
         toast(e, yours);
         break;
+      case "late_slap": // only too late: it cost nothing, and only the slapper is told
+        if (yours) toast(e, false, true);
+        break;
       case "player_back":
         flash(e.seat, "flash.back");
         toast(e);

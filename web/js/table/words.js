@@ -73,6 +73,12 @@ export function yourWrongSlap(e, { scored = true } = {}) {
   return `${why} ${t(e.burned ? `why.burn${burn}` : "why.noCard", ruleNumbers())}`;
 }
 
+/** Your slap just too late for a pattern another player took (a late_slap event): who was first, by how many ms,
+ * and that it costs nothing. */
+export function yourLateSlap(e) {
+  return `${t("why.too_late", { seat: seatName(e.by), ms: e.ms })} ${t("why.lateFree")}`;
+}
+
 /** Your won slap, with its reaction time when a card of another player made the pattern. */
 export function yourWonSlap(e) {
   const pattern = t(`pattern.${e.pattern}`);

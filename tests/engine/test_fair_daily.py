@@ -1,0 +1,125 @@
+"""A fair daily (issue 18): every date's computer players in the same form, so the day does not
+decide; the band itself is measured by benchmarks/fair_daily.py (its quick run is tested here)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+from players import HumanLikePlayer, play
+
+from ewar import bridge, cpu
+from ewar.deal import DAY_MS, SOUTH, daily_seed, day_start_ms, open_daily_of
+from ewar.errors import InvalidSeedError
+from ewar.game import Game
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_every_daily_has_the_same_form():
+    dates = [f"2027-{month:02d}-{day:02d}" for month in (1, 4, 7, 10) for day in (1, 9, 17, 25)]
+    assert {Game.daily(date).form for date in dates} == {cpu.DAILY_FORM_PERMILLE}
+
+
+def test_the_daily_form_follows_the_human_s_cards():
+    """Slower computer players when the human holds few cards, quicker when many: the deal's luck
+    evened out (1.4 x the daily form with none, 1 x with half the deck, 0.6 x with all)."""
+    base = cpu.DAILY_FORM_PERMILLE
+    assert cpu.daily_form(26) == base
+    assert cpu.daily_form(0) == base * 1400 // 1000 and cpu.daily_form(52) == base * 600 // 1000
+    forms = [cpu.daily_form(cards) for cards in range(53)]
+    assert forms == sorted(forms, reverse=True)
+
+
+def test_a_daily_s_computer_slaps_use_that_form():
+    game = Game.daily("2027-02-05")
+    asked = []
+
+    class Recording:
+        """A computer player's temperament that notes the form it is asked to slap with."""
+
+        def __init__(self, temperament):
+            self.temperament = temperament
+
+        def slap_reaction(self, rng, form):
+            asked.append((form, len(game.table.packs[SOUTH])))
+            return self.temperament.slap_reaction(rng, form)
+
+        def wrong_slap_reaction(self, rng, form):
+            asked.append((form, len(game.table.packs[SOUTH])))
+            return self.temperament.wrong_slap_reaction(rng, form)
+
+    game.cpus = [Recording(temperament) for temperament in game.cpus]
+    play(game, HumanLikePlayer(500, 3))
+    assert len({cards for _, cards in asked}) > 5  # the human's cards changed over the game
+    assert all(form == cpu.daily_form(cards) for form, cards in asked)
+
+
+def test_practice_games_still_draw_their_form():
+    forms = {Game(seed).form for seed in range(40)}
+    low, high = cpu.FORM_PERMILLE
+    assert len(forms) > 20 and all(low <= form <= high for form in forms)
+
+
+def test_the_daily_deal_is_still_the_date_s():
+    game = Game.daily("2027-03-14")
+    assert game.seed == daily_seed("2027-03-14")
+    assert game.deal == Game(daily_seed("2027-03-14")).deal
+
+
+def test_the_benchmark_s_quick_run_prints_the_three_tables(capsys):
+    spec = importlib.util.spec_from_file_location(
+        "fair_daily", REPO / "benchmarks" / "fair_daily.py"
+    )
+    fair_daily = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fair_daily)
+    assert fair_daily.main(["--quick"]) == 0
+    out = capsys.readouterr().out
+    assert "| 650 ms |" in out and "650 ms outside 25%-65%" in out
+    assert "| all | 0 of 26 | 0 of 26 |" in out  # no honest record refused, either model
+    # the bots the judge refused before are still refused
+    assert "| exact 100 ms, flips at once | 3 of 3 (100%) |" in out
+    assert "| foreknowledge" in out
+
+
+class TestNoRehearsal:
+    """While a daily can still be sent for the leaderboard (its UTC day and the next), its deal is
+    no practice deal; the bridge says which daily and when it opens."""
+
+    DAY = day_start_ms("2027-03-14")
+
+    @pytest.mark.parametrize(
+        ("now", "locked"),
+        [
+            (DAY - 1, False),  # the day before: not yet a daily anyone plays (nor is it known)
+            (DAY, True),
+            (DAY + DAY_MS + 5, True),  # the next day: still sent for the board
+            (DAY + 2 * DAY_MS - 1, True),
+            (DAY + 2 * DAY_MS, False),  # closed: anyone's to practise
+        ],
+    )
+    def test_the_daily_deal_is_locked_while_it_can_be_sent(self, now, locked):
+        lock = open_daily_of(daily_seed("2027-03-14"), now)
+        assert (lock == ("2027-03-14", self.DAY + 2 * DAY_MS)) is locked
+        assert (lock is None) is not locked
+
+    def test_another_deal_is_never_locked(self):
+        assert open_daily_of(12345, self.DAY) is None
+        assert open_daily_of(daily_seed("2027-03-12"), self.DAY) is None
+
+    def test_the_bridge_says_it_as_json(self):
+        seed = daily_seed("2027-03-14")
+        answer = json.loads(bridge.practice_lock(seed, self.DAY + 1000))
+        assert answer == {"date": "2027-03-14", "opens_at": self.DAY + 2 * DAY_MS}
+        assert json.loads(bridge.practice_lock(seed + 1, self.DAY + 1000)) is None
+        # JavaScript numbers arrive as whole floats
+        assert (
+            json.loads(bridge.practice_lock(float(seed), float(self.DAY)))["date"] == "2027-03-14"
+        )
+
+    @pytest.mark.parametrize(("seed", "now"), [("1", 0), (1, "now"), (True, 0), (1, 1.5)])
+    def test_bad_input_is_refused(self, seed, now):
+        with pytest.raises(InvalidSeedError):
+            open_daily_of(seed, now)
