@@ -82,7 +82,7 @@ export async function startLocalApi({
 } = {}) {
   if (!dataDir && !database) throw new Error("startLocalApi needs a dataDir");
   const opened = (async () => {
-    const db = database ?? (await openLocalDatabase(path.join(dataDir, "board")));
+    const db = database ?? (await openLocalDatabase(dataDir));
     await migrate(db);
     return db;
   })();

@@ -279,6 +279,18 @@ describe("the judge's refusals are 422 under the judge's codes", () => {
   for (const [what, change, code] of cases) {
     test(what, () => assertRejected(postRequest({ ...submission(base()), ...change() }), 422, code));
   }
+
+  test("a game longer than its day had run when the POST arrived (too_soon: the server's arrival time)", async () => {
+    const early = await startTestApi({ nowMs: DAY_START + 1000 });
+    try {
+      const play = base();
+      assert.ok(play.verdict.duration_ms > 1000);
+      await assertRejected(postRequest(submission(play)), 422, "too_soon", early);
+    } finally {
+      await early.close();
+      await early.remove();
+    }
+  });
 });
 
 describe("one record, one entry; one look-alike, one name", () => {
