@@ -160,9 +160,9 @@ export function createFriendsHandler({ database = netlifyDatabase(), now = Date.
   return async function friends(request) {
     const nowMs = now();
     try {
-      const response = await route(request, nowMs);
+      // Pruned first: a board idle for IDLE_DAYS is gone before this request could mark it used.
       await pruneNow(nowMs);
-      return response;
+      return await route(request, nowMs);
     } catch (error) {
       if (error instanceof Rejection) {
         const headers = error.allow ? { allow: error.allow } : {};
