@@ -201,7 +201,7 @@ async function loadApi(options) {
   try {
     await access(options.apiModule);
   } catch {
-    console.log(`No ${path.relative(REPO_ROOT, options.apiModule)}: ${API_PREFIX} answers 503`);
+    console.log(`No ${path.relative(REPO_ROOT, options.apiModule)}: ${API_PREFIXES.join(" and ")} answer 503`);
     return null;
   }
   const { startLocalApi } = await import(pathToFileURL(options.apiModule).href);
