@@ -1,6 +1,9 @@
 -- Friends' boards (docs/scores.md, "Friends' boards"). A device is a random player id the page makes; only its
 -- SHA-256 is stored, on the entries it sent and on the boards it joined. The constraints are the boards' rules.
 
+-- An entry's public number is its seq (GET /api/scores/replay finds an entry by it, not by a scan of its day).
+CREATE UNIQUE INDEX entries_seq_key ON entries (seq);
+
 -- The player (hashed) of an entry, when the page sent one: a friends' board lists its members' entries.
 ALTER TABLE entries ADD COLUMN player_sha256 bytea CHECK (octet_length(player_sha256) = 32);
 CREATE INDEX entries_by_player ON entries (day, player_sha256) WHERE player_sha256 IS NOT NULL;
