@@ -2,6 +2,9 @@
 // the stand-in judge for daily entries and a clock the tests move.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { freshDatabase } from "../../database/testdb.mjs";
 import { startLocalApi } from "../../local.mjs";
@@ -449,6 +452,47 @@ describe("the friends' function's own rate limit", () => {
       assert.equal(board.status, 200);
     } finally {
       await limited.remove();
+    }
+  });
+});
+
+describe("the local API (python build.py serve) on PGlite", () => {
+  test("serves the friends' routes, the replay and the distribution from the same migrations", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "friends-pglite-"));
+    const local = await startLocalApi({ dataDir: dir, getEngine: async () => standInEngine(), now: () => START });
+    const target = {
+      handle: (request) => local.handle(request),
+      clock: { ms: START },
+      counts: async () =>
+        (
+          await local.database.query(`SELECT (SELECT count(*) FROM friend_boards)::int AS boards,
+            (SELECT count(*) FROM friend_members)::int AS members`)
+        ).rows[0],
+    };
+    try {
+      const [owner, friend] = [newPlayer(), newPlayer()];
+      const { status, body: board } = await createBoard("Local", owner, target);
+      assert.equal(status, 201);
+      assert.equal((await join(board.code, friend, target)).status, 201);
+      assert.equal((await join(board.code, friend, target)).status, 200);
+      const posted = await postEntry(friend, 1550, { target });
+      assert.deepEqual([posted.winners, posted.winners_below], [1, 0]);
+      const day = utcDay(START);
+      const { body: view } = await read(board.code, day, target);
+      assert.deepEqual(
+        [view.members, view.entries.map((row) => [row.rank, row.entry, row.score])],
+        [2, [[1, posted.entry, 1550]]],
+      );
+      const replay = await send(new Request(`${ORIGIN}/api/scores/replay?date=${day}&entry=${posted.entry}`), target);
+      assert.deepEqual([replay.status, replay.body.score, replay.body.replay.stand_in.score], [200, 1550, 1550]);
+      const global = await send(new Request(`${ORIGIN}/api/scores?date=${day}`), target);
+      assert.deepEqual(global.body.distribution, { bin: 50, wins: [[1550, 1]], losses: [] });
+      assert.equal((await leave(board.code, friend, target)).status, 200);
+      assert.equal((await leave(board.code, owner, target)).status, 200);
+      assert.deepEqual(await target.counts(), { boards: 0, members: 0 });
+    } finally {
+      await local.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
