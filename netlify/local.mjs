@@ -1,8 +1,8 @@
-// Runs the scores API locally: the same handler and SQL as on Netlify, on an embedded Postgres (PGlite, as
-// `netlify dev` does) whose data is kept in a folder, and the two functions' declared rate limits applied as the
-// platform would, to the one local client.
+// Runs the scores and friends' boards APIs locally: the same handler and SQL as on Netlify, on an embedded Postgres (PGlite, as
+// `netlify dev` does) whose data is kept in a folder, and the functions' declared paths and rate limits applied as
+// the platform would, to the one local client.
 //
-// startLocalApi({ dataDir, rateLimit }) → { ready, opened, handle(Request): Promise<Response>, close() }
+// startLocalApi({ dataDir, rateLimit }) → { ready, opened, database, handle(Request): Promise<Response>, close() }
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -10,6 +10,8 @@ import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { migrate } from "./database/migrate.mjs";
 import { config as boardConfig } from "./functions/board/board.mjs";
+import { config as friendsConfig } from "./functions/friends/friends.mjs";
+import { createFriendsHandler } from "./functions/friends/handler.mjs";
 import { engineLoader } from "./functions/scores/engine.mjs";
 import { createScoresHandler } from "./functions/scores/handler.mjs";
 import { config as postConfig } from "./functions/scores/scores.mjs";
@@ -35,10 +37,30 @@ export function rateLimiter({ windowLimit, windowSize }, clock = () => performan
   };
 }
 
-/** One limiter per function, chosen as Netlify routes: by the methods each function's config names. */
-export function routedLimiter(configs = [postConfig, boardConfig], clock = undefined) {
-  const routes = configs.map((config) => ({ methods: config.method, limit: rateLimiter(config.rateLimit, clock) }));
-  return (request) => routes.find((route) => route.methods.includes(request.method))?.limit() ?? null;
+/** Whether a config path ("/api/friends/:code", or a list of them) matches `pathname` as Netlify's router would. */
+export function pathMatches(paths, pathname) {
+  const wanted = pathname.replace(/\/+$/, "").split("/");
+  return [paths].flat().some((pattern) => {
+    const parts = pattern.split("/");
+    return (
+      parts.length === wanted.length &&
+      parts.every((part, at) => (part.startsWith(":") ? wanted[at] !== "" : part === wanted[at]))
+    );
+  });
+}
+
+/** The function (its config) Netlify would route `request` to, by its config's paths and methods, or undefined. */
+export function routeOf(request, configs) {
+  const { pathname } = new URL(request.url);
+  return configs.find((config) => pathMatches(config.path, pathname) && config.method.includes(request.method));
+}
+
+const FUNCTION_CONFIGS = [postConfig, boardConfig, friendsConfig];
+
+/** One limiter per function, chosen as Netlify routes: by the paths and methods each function's config names. */
+export function routedLimiter(configs = FUNCTION_CONFIGS, clock = undefined) {
+  const limits = new Map(configs.map((config) => [config, rateLimiter(config.rateLimit, clock)]));
+  return (request) => limits.get(routeOf(request, configs))?.() ?? null;
 }
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -105,20 +127,27 @@ export async function startLocalApi({
       return false;
     },
   );
-  const handler = createScoresHandler({ database: () => db, getEngine, now });
+  const scores = createScoresHandler({ database: () => db, getEngine, now });
+  const friends = createFriendsHandler({ database: () => db, now });
   const limit = rateLimit ? routedLimiter() : () => null;
   const unavailable = () =>
     new Response(JSON.stringify({ error: "unavailable", message: "The local database did not open." }), {
       status: 503,
       headers: { "content-type": "application/json; charset=utf-8", "retry-after": "2" },
     });
+  // Unrouted requests go to the scores handler, whose 404 and 405 answers stand in for the platform's.
+  const handlerOf = (request) => (routeOf(request, [friendsConfig]) ? friends : scores);
   return {
     ready,
     opened,
+    /** The open database (null until it has opened): for tests that look inside. */
+    get database() {
+      return db;
+    },
     async handle(request) {
       const refused = limit(request);
       if (refused) return refused;
-      return (await failed) ? unavailable() : handler(request);
+      return (await failed) ? unavailable() : handlerOf(request)(request);
     },
     async close() {
       await failed;

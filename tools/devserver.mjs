@@ -1,5 +1,5 @@
 // Local development server: serves a built dist/ folder with the headers netlify.toml declares, and mounts the
-// scores API at /api/scores.
+// scores API at /api/scores and the friends' boards at /api/friends.
 //
 //   node tools/devserver.mjs [--dir dist] [--port 8000] [--host 127.0.0.1] [--netlify-toml netlify.toml]
 //                            [--data-dir .local-data/board] [--api-module netlify/local.mjs] [--log]
@@ -10,7 +10,7 @@
 // their own headers (Netlify applies custom headers to static files only).
 // --port 0 picks a free port; the "Serving Egyptian War at URL" line names the one in use.
 // The API module must export startLocalApi({ dataDir, rateLimit }) resolving to { handle(Request): Response }
-// (and optionally close()). When it does not exist, /api/scores answers 503.
+// (and optionally close()). When it does not exist, the API paths answer 503.
 
 import { createReadStream } from "node:fs";
 import { access, realpath, stat } from "node:fs/promises";
@@ -24,7 +24,7 @@ import { parseAllHeaders } from "@netlify/headers-parser";
 import { toWebRequest } from "./web-request.mjs";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const API_PREFIX = "/api/scores";
+const API_PREFIXES = ["/api/scores", "/api/friends"];
 
 const MIME_TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -205,7 +205,7 @@ async function loadApi(options) {
   try {
     await access(options.apiModule);
   } catch {
-    console.log(`No ${path.relative(REPO_ROOT, options.apiModule)}: ${API_PREFIX} answers 503`);
+    console.log(`No ${path.relative(REPO_ROOT, options.apiModule)}: ${API_PREFIXES.join(" and ")} answer 503`);
     return null;
   }
   const { startLocalApi } = await import(pathToFileURL(options.apiModule).href);
@@ -213,7 +213,7 @@ async function loadApi(options) {
 }
 
 function isApiPath(rawPath) {
-  return rawPath === API_PREFIX || rawPath.startsWith(`${API_PREFIX}/`);
+  return API_PREFIXES.some((prefix) => rawPath === prefix || rawPath.startsWith(`${prefix}/`));
 }
 
 function makeHandler(options, api) {

@@ -198,8 +198,14 @@ class TestDevServerApi:
         status, _, body = request(server, "GET", "/api/scores")
         assert status == 201 and json.loads(body)["method"] == "GET"
 
+    def test_requests_under_api_friends_reach_it_too(self, server):
+        status, _, body = request(server, "PUT", "/api/friends/abcdefghijkl/members", body=b"{}")
+        assert status == 201
+        assert json.loads(body)["path"] == "/api/friends/abcdefghijkl/members"
+
     def test_similar_paths_are_static(self, server):
         assert request(server, "GET", "/api/scoresheet")[0] == 404
+        assert request(server, "GET", "/api/friendship")[0] == 404
 
     def test_without_an_api_module_the_api_answers_503(self, site, tmp_path):
         with builder.DevServer(site, api_module=tmp_path / "absent.mjs") as url:

@@ -1,4 +1,4 @@
-"""Netlify's own toolchain: `netlify build --offline` makes the site and the two function bundles, the
+"""Netlify's own toolchain: `netlify build --offline` makes the site and the three function bundles, the
 manifest carries each function's rate limit (trafficRules) and methods, the bundles stay under Netlify's
 limits, and the bundled functions (not the source tree) answer the scores API over a real PostgreSQL
 server. `pytest tests/build/test_netlify_build.py -s` prints the figures."""
@@ -47,6 +47,11 @@ def board(bundles):
     return bundles["board"]
 
 
+@pytest.fixture(scope="module")
+def friends(bundles):
+    return bundles["friends"]
+
+
 class TestNetlifyBuild:
     def test_makes_the_site_in_dist(self, bundles):
         info = json.loads((ROOT / "dist" / "build-info.json").read_text())
@@ -60,11 +65,15 @@ class TestNetlifyBuild:
     def test_posting_and_reading_are_two_functions_on_one_path_each_with_its_rate_limit(
         self, scores, board
     ):
-        for bundle in (scores, board):
-            assert [route["pattern"] for route in bundle.manifest["routes"]] == ["/api/scores"]
+        assert [route["pattern"] for route in scores.manifest["routes"]] == ["/api/scores"]
+        # The reading function also serves an entry's replay, under the same limit.
+        assert [route["pattern"] for route in board.manifest["routes"]] == [
+            "/api/scores",
+            "/api/scores/replay",
+        ]
         assert scores.manifest["routes"][0]["methods"] == ["POST"]
-        assert "POST" not in board.manifest["routes"][0]["methods"]
-        assert "GET" in board.manifest["routes"][0]["methods"]
+        for route in board.manifest["routes"]:
+            assert "POST" not in route["methods"] and "GET" in route["methods"]
         limits = {
             bundle.name: bundle.manifest["trafficRules"]["action"]["config"]
             for bundle in (scores, board)
@@ -82,10 +91,25 @@ class TestNetlifyBuild:
             "algorithm": "sliding_window",
         }
 
-    def test_only_the_posting_function_carries_the_engine(self, board):
-        with zipfile.ZipFile(board.zip_path) as archive:
-            names = archive.namelist()
-        assert not [name for name in names if name.startswith("node_modules/pyodide/")]
+    def test_friends_boards_are_a_function_of_their_own_with_its_rate_limit(self, friends):
+        assert [route["pattern"] for route in friends.manifest["routes"]] == [
+            "/api/friends",
+            "/api/friends/:code",
+            "/api/friends/:code/members",
+        ]
+        config = friends.manifest["trafficRules"]["action"]["config"]
+        assert config["aggregate"]["keys"] == [{"type": "ip"}, {"type": "domain"}]
+        assert config["rateLimitConfig"] == {
+            "windowLimit": 30,
+            "windowSize": 60,
+            "algorithm": "sliding_window",
+        }
+
+    def test_only_the_posting_function_carries_the_engine(self, board, friends):
+        for bundle in (board, friends):
+            with zipfile.ZipFile(bundle.zip_path) as archive:
+                names = archive.namelist()
+            assert not [name for name in names if name.startswith("node_modules/pyodide/")]
 
     def test_the_bundle_holds_the_runtime_the_wheel_and_the_snapshot(self, scores):
         info = json.loads((ROOT / "dist" / "build-info.json").read_text())

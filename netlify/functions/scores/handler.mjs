@@ -3,33 +3,48 @@
 //
 // POST /api/scores   application/json, at most 64 KiB:
 //   {"id": "<16-64 of A-Za-z0-9_->", "name": "<nickname>", "date": "YYYY-MM-DD", "score": <int>,
-//    "replay": <the engine's replay record>}
+//    "replay": <the engine's replay record>[, "player": "<16-64 of A-Za-z0-9_->: the device, for friends' boards"]}
 //   201 {"ok": true, "repeated": false, "id", "date", "name", "score", "duration_ms", "wrong_slaps", "won",
-//        "received_at", "rank", "total"}; the same id again with the same content: 200, the same fields, repeated: true.
+//        "received_at", "rank", "total", "entry", "winners", "winners_below"}; the same id again with the same
+//        content: 200, the same fields, repeated: true. winners/winners_below: the day's wins, and those scoring
+//        lower (null for a loss).
 // GET /api/scores?date=YYYY-MM-DD[&id=<submission id>]
-//   200 {"date", "entries": [{"rank", "name", "score", "won", "duration_ms", "wrong_slaps"}...top 50],
-//        "total", "you": {...the caller's entry, with "you": true and "id"} | null}
+//   200 {"date", "entries": [{"rank", "entry", "name", "score", "won", "duration_ms", "wrong_slaps"}...top 50],
+//        "total", "you": {...the caller's entry, with "you": true, "id", "winners", "winners_below"} | null,
+//        "distribution": {"bin": <width>, "wins": [[from, count]...], "losses": [[from, count]...]}}
+// GET /api/scores/replay?date=YYYY-MM-DD&entry=<entry number>
+//   200 {"date", "entry", "name", "score", "won", "duration_ms", "replay": <the record>}, cached long (an entry
+//   never changes); 404 not_found: no such entry; 410 replay_gone: kept no more (store.mjs REPLAY_DAYS).
 // Every win ranks above every loss. Errors: {"error": CODE, "message": TEXT}; nothing is stored on a 4xx; a 503
 // (with Retry-After) stored nothing. docs/scores.md has every code.
 import { createHash } from "node:crypto";
 import { getDatabase } from "@netlify/database";
+import { FriendsStore } from "../friends/store.mjs";
 import { engineLoader } from "./engine.mjs";
 import { nameKey } from "./lookalike.mjs";
-import { ClaimTaken, ScoreStore } from "./store.mjs";
+import { checkPlayer, playerHash } from "./player.mjs";
+import { ClaimTaken, REPLAY_DAYS, ScoreStore } from "./store.mjs";
 import {
   canonicalJson,
   checkContentType,
   checkDate,
   checkId,
   checkSubmission,
+  parseDate,
   parseJson,
   Rejection,
   readBody,
+  utcDay,
 } from "./submission.mjs";
 import { factsOf } from "./verdict.mjs";
 
 export const API_PATH = "/api/scores";
+export const REPLAY_PATH = "/api/scores/replay";
 const GET_CACHE = "public, max-age=5, s-maxage=5";
+/** An entry and its replay never change: a day in browsers, a year at the CDN. */
+const REPLAY_CACHE = "public, max-age=86400, s-maxage=31536000, immutable";
+const ENTRY_PATTERN = /^[1-9][0-9]{0,15}$/;
+const DAY_MS = 86_400_000;
 const POST_CACHE = "no-store";
 const RETRY_AFTER_S = "2";
 /** How often one instance deletes replays past their keeping (store.mjs REPLAY_DAYS). */
@@ -58,7 +73,7 @@ function sameSubmission(stored, submission, replaySha) {
   return stored.name === submission.name && stored.score === submission.score && stored.replay_sha256 === replaySha;
 }
 
-function answerOf(entry, { rank, total }, repeated) {
+function answerOf(entry, { rank, total, entry: number, winners, winners_below }, repeated) {
   return {
     ok: true,
     repeated,
@@ -72,6 +87,9 @@ function answerOf(entry, { rank, total }, repeated) {
     received_at: entry.received_at,
     rank,
     total,
+    entry: number,
+    winners,
+    winners_below,
   };
 }
 
@@ -101,10 +119,15 @@ function netlifyDatabase() {
  */
 export function createScoresHandler({ database = netlifyDatabase(), getEngine = sharedEngine, now = Date.now } = {}) {
   let store = null;
+  let friends = null;
   let lastPrune = Number.NEGATIVE_INFINITY;
   const storeNow = () => {
     store ??= new ScoreStore(database());
     return store;
+  };
+  const friendsNow = () => {
+    friends ??= new FriendsStore(database());
+    return friends;
   };
 
   async function repeatAnswer(stored, submission, replaySha) {
@@ -126,6 +149,7 @@ export function createScoresHandler({ database = netlifyDatabase(), getEngine = 
   async function post(request, receivedAt) {
     checkContentType(request);
     const submission = checkSubmission(parseJson(await readBody(request)), receivedAt);
+    const player = submission.player === null ? null : playerHash(checkPlayer(submission.player));
     const replayCanonical = canonicalJson(submission.replay);
     const replaySha = sha256Hex(replayCanonical);
     const store = storeNow();
@@ -143,6 +167,7 @@ export function createScoresHandler({ database = netlifyDatabase(), getEngine = 
       engine_version: engine.engineVersion,
       replay_sha256: replaySha,
       replay_canonical: replayCanonical,
+      player_sha256: player,
     };
     let outcome;
     try {
@@ -153,6 +178,12 @@ export function createScoresHandler({ database = netlifyDatabase(), getEngine = 
     }
     if (!outcome.created) return repeatAnswer(outcome.existing, submission, replaySha);
     const answer = answerOf(record, await store.standing(record.date, record.id), false);
+    // The entry is stored: its friends' boards count as used, or wait for the next post if this fails.
+    if (player) {
+      await friendsNow()
+        .touchBoardsOf(player, receivedAt)
+        .catch((error) => console.error(`scores: marking friends' boards used failed: ${error.message}`));
+    }
     await pruneNow(receivedAt);
     return json(201, answer, POST_CACHE);
   }
@@ -164,12 +195,41 @@ export function createScoresHandler({ database = netlifyDatabase(), getEngine = 
     return json(200, await storeNow().view(date, id), GET_CACHE);
   }
 
+  async function replay(request, nowMs) {
+    const query = new URL(request.url).searchParams;
+    const date = parseDate(query.get("date"));
+    if (!date) throw new Rejection(400, "invalid_date", "The date must be a calendar day written YYYY-MM-DD.");
+    const entryText = query.get("entry") ?? "";
+    if (!ENTRY_PATTERN.test(entryText)) throw new Rejection(400, "invalid_entry", "The entry is a board row's number.");
+    const entry = Number(entryText);
+    const found = await storeNow().entryReplay(date, entry);
+    if (!found) throw new Rejection(404, "not_found", "No entry of that day has this number.");
+    // Past its keeping the replay is gone, whether the hourly prune has deleted it yet or not.
+    if (found.replay_json === null || date < utcDay(nowMs - REPLAY_DAYS * DAY_MS)) {
+      throw new Rejection(410, "replay_gone", `Replays are kept ${REPLAY_DAYS} days after their game's day.`);
+    }
+    const { replay_json, ...facts } = found;
+    // The stored canonical JSON goes out as it is: at most what a submission's body could hold.
+    const head = JSON.stringify({ date, entry, ...facts });
+    return new Response(`${head.slice(0, -1)},"replay":${replay_json}}`, {
+      status: 200,
+      headers: {
+        "content-type": "application/json; charset=utf-8",
+        "cache-control": REPLAY_CACHE,
+        "x-content-type-options": "nosniff",
+      },
+    });
+  }
+
   return async function scores(request) {
     const receivedAt = now();
     try {
-      if (new URL(request.url).pathname.replace(/\/+$/, "") !== API_PATH) {
-        return errorResponse(404, "not_found", "No such resource.");
+      const pathname = new URL(request.url).pathname.replace(/\/+$/, "");
+      if (pathname === REPLAY_PATH) {
+        if (request.method === "GET") return await replay(request, receivedAt);
+        return errorResponse(405, "method_not_allowed", "Use GET.", { allow: "GET" });
       }
+      if (pathname !== API_PATH) return errorResponse(404, "not_found", "No such resource.");
       if (request.method === "POST") return await post(request, receivedAt);
       if (request.method === "GET") return await get(request);
       return errorResponse(405, "method_not_allowed", "Use GET or POST.", { allow: "GET, POST" });

@@ -480,7 +480,7 @@ describe("per-client limits", () => {
       method: ["POST"],
       rateLimit: { windowLimit: 10, windowSize: 180, aggregateBy: ["ip", "domain"] },
     });
-    assert.equal(boardConfig.path, "/api/scores");
+    assert.deepEqual(boardConfig.path, ["/api/scores", "/api/scores/replay"]);
     assert.ok(boardConfig.method.includes("GET") && !boardConfig.method.includes("POST"));
     assert.deepEqual(boardConfig.rateLimit, { windowLimit: 120, windowSize: 60, aggregateBy: ["ip", "domain"] });
   });

@@ -9,6 +9,9 @@ import { deflateRawSync, inflateRawSync } from "node:zlib";
 export const TOP = 50;
 /** Days a replay is kept after its game's day; the entry itself stays. */
 export const REPLAY_DAYS = 30;
+/** Width of the score bins of a day's distribution; scores from DISTRIBUTION_BINS × BIN_WIDTH on share the last bin. */
+export const BIN_WIDTH = 50;
+export const DISTRIBUTION_BINS = 60;
 
 /** Postgres' SQLSTATE for a unique constraint broken. */
 const UNIQUE_VIOLATION = "23505";
@@ -38,13 +41,26 @@ const RANK_OF_E = `(1
   + (SELECT count(*) FROM entries o
      WHERE o.day = e.day AND o.won = e.won AND o.score = e.score AND o.seq < e.seq))::int`;
 
+// Wins of e's day, and wins of a lower score than e's: null for a loss ("better than X% of today's winners").
+const WINNERS_OF_E = `CASE WHEN e.won THEN (SELECT coalesce(sum(b.entries), 0) FROM buckets b WHERE b.day = e.day AND b.won)::int END`;
+const WINNERS_BELOW_E = `CASE WHEN e.won THEN (SELECT coalesce(sum(b.entries), 0) FROM buckets b
+  WHERE b.day = e.day AND b.won AND b.score < e.score)::int END`;
+
+// The day's entries by score bin, wins and losses apart: [[from, count]...], only the bins that hold entries.
+const DISTRIBUTION = `(SELECT json_build_object(
+    'bin', ${BIN_WIDTH},
+    'wins', coalesce(json_agg(json_build_array(d.bin, d.n) ORDER BY d.bin) FILTER (WHERE d.won), '[]'::json),
+    'losses', coalesce(json_agg(json_build_array(d.bin, d.n) ORDER BY d.bin) FILTER (WHERE NOT d.won), '[]'::json))
+  FROM (SELECT won, least(score / ${BIN_WIDTH}, ${DISTRIBUTION_BINS - 1}) * ${BIN_WIDTH} AS bin, sum(entries)::int AS n
+        FROM buckets WHERE day = $1::date GROUP BY 1, 2) d)`;
+
 const TOTAL_OF_DAY = "(SELECT coalesce(sum(entries), 0) FROM buckets WHERE day = $1::date)::int";
 
 const INSERT_ENTRY = `
 WITH entry AS (
   INSERT INTO entries (day, id, name, name_key, score, won, duration_ms, wrong_slaps, game_sha256, replay_sha256,
-                       received_at, engine_version)
-  VALUES ($1::date, $2, $3, $4, $5, $6, $7, $8, decode($9, 'hex'), decode($10, 'hex'), $11, $12)
+                       received_at, engine_version, player_sha256)
+  VALUES ($1::date, $2, $3, $4, $5, $6, $7, $8, decode($9, 'hex'), decode($10, 'hex'), $11, $12, $14)
   RETURNING day, id, won, score
 ), bucket AS (
   INSERT INTO buckets (day, won, score, entries) SELECT day, won, score, 1 FROM entry
@@ -56,14 +72,21 @@ SELECT id FROM entry`;
 
 const FIND_ENTRY = `SELECT ${ENTRY_COLUMNS} FROM entries WHERE day = $1::date AND id = $2`;
 
-const STANDING = `SELECT ${RANK_OF_E} AS rank, ${TOTAL_OF_DAY} AS total FROM entries e WHERE e.day = $1::date AND e.id = $2`;
+const STANDING = `SELECT ${RANK_OF_E} AS rank, ${TOTAL_OF_DAY} AS total, e.seq::text AS entry,
+  ${WINNERS_OF_E} AS winners, ${WINNERS_BELOW_E} AS winners_below FROM entries e WHERE e.day = $1::date AND e.id = $2`;
 
 const VIEW = `SELECT ${TOTAL_OF_DAY} AS total,
   (SELECT coalesce(json_agg(t ORDER BY t.won DESC, t.score DESC, t.seq), '[]'::json)
    FROM (SELECT name, score, won, duration_ms, wrong_slaps, id, seq FROM entries WHERE day = $1::date
          ORDER BY won DESC, score DESC, seq LIMIT ${TOP}) t) AS top,
-  (SELECT row_to_json(y) FROM (SELECT ${RANK_OF_E} AS rank, e.name, e.score, e.won, e.duration_ms, e.wrong_slaps, e.id
-                                FROM entries e WHERE e.day = $1::date AND e.id = $2) y) AS you`;
+  (SELECT row_to_json(y) FROM (SELECT ${RANK_OF_E} AS rank, e.seq::text AS entry, e.name, e.score, e.won, e.duration_ms,
+                                       e.wrong_slaps, e.id, ${WINNERS_OF_E} AS winners, ${WINNERS_BELOW_E} AS winners_below
+                                FROM entries e WHERE e.day = $1::date AND e.id = $2) y) AS you,
+  ${DISTRIBUTION} AS distribution`;
+
+// An entry by its public number, with its replay while kept (deflated is null once pruned).
+const ENTRY_REPLAY = `SELECT e.name, e.score, e.won, e.duration_ms, r.deflated FROM entries e
+  LEFT JOIN replays r ON r.day = e.day AND r.id = e.id WHERE e.day = $1::date AND e.seq = $2::bigint`;
 
 /** The replay as stored: its canonical JSON, deflated (raw DEFLATE, no header). */
 export const deflateReplay = (canonical) => deflateRawSync(Buffer.from(canonical, "utf8"), { level: 9 });
@@ -86,7 +109,7 @@ export class ScoreStore {
   /**
    * Stores an accepted record in one statement (its entry, its bucket's count, its replay): all or nothing.
    * `record`: { date, id, name, name_key, score, won, duration_ms, wrong_slaps, game_sha256, replay_sha256,
-   * received_at, engine_version, replay_canonical }. Resolves to { created: true } or { created: false, existing }
+   * received_at, engine_version, replay_canonical, player_sha256 (32 bytes, or null) }. Resolves to { created: true } or { created: false, existing }
    * (the id is stored already, by this request's earlier attempt or another); throws ClaimTaken("record" | "name")
    * when another entry of that day holds the game or the name's key. Any other failure is thrown as it comes.
    */
@@ -106,6 +129,7 @@ export class ScoreStore {
         record.received_at,
         record.engine_version,
         deflateReplay(record.replay_canonical),
+        record.player_sha256 ?? null,
       ]);
       return { created: true };
     } catch (error) {
@@ -119,26 +143,50 @@ export class ScoreStore {
     }
   }
 
-  /** { rank, total } of a stored entry, from one read. */
+  /**
+   * { rank, total, entry, winners, winners_below } of a stored entry, from one read: `entry` its public number,
+   * `winners` the day's wins and `winners_below` those of a lower score (both null for a loss).
+   */
   async standing(date, id) {
     const { rows } = await this.#db.query(STANDING, [date, id]);
     if (!rows[0]) throw new Error(`entry ${date}/${id} is not stored`);
-    return { rank: rows[0].rank, total: rows[0].total };
+    const { rank, total, entry, winners, winners_below } = rows[0];
+    return { rank, total, entry: Number(entry), winners, winners_below };
   }
 
   /**
-   * The board view of `date` from one read: { date, entries: the top rows, total, you: the caller's row or null }.
-   * Only the caller's own row carries its id.
+   * The board view of `date` from one read: { date, entries: the top rows, total, you: the caller's row or null,
+   * distribution: { bin, wins, losses } }. Every row carries its public `entry` number; only the caller's own row
+   * carries its id.
    */
   async view(date, callerId = null) {
     const { rows } = await this.#db.query(VIEW, [date, callerId ?? ""]);
-    const { total, top, you } = rows[0];
-    const entries = top.map(({ id, seq, ...row }, at) => ({
+    const { total, top, you, distribution } = rows[0];
+    const entries = top.map(({ id, seq, name, ...row }, at) => ({
       rank: at + 1,
+      entry: Number(seq),
+      name,
       ...row,
       ...(id === callerId ? { you: true, id } : {}),
     }));
-    return { date, entries, total, you: you ? { ...you, you: true } : null };
+    return {
+      date,
+      entries,
+      total,
+      you: you ? { ...you, entry: Number(you.entry), you: true } : null,
+      distribution,
+    };
+  }
+
+  /**
+   * Entry number `entry` of `date` with its replay: { name, score, won, duration_ms, replay_json: the canonical
+   * JSON text, or null once pruned }, or null when there is no such entry.
+   */
+  async entryReplay(date, entry) {
+    const { rows } = await this.#db.query(ENTRY_REPLAY, [date, entry]);
+    if (!rows[0]) return null;
+    const { deflated, ...facts } = rows[0];
+    return { ...facts, replay_json: deflated ? inflateRawSync(deflated).toString("utf8") : null };
   }
 
   /** The replay stored with an entry (the object sent), or null. */

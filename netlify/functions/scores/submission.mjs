@@ -4,6 +4,8 @@ import { checkName } from "../../../web/common/names.js";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 export const FIELDS = ["id", "name", "date", "score", "replay"];
+/** Fields a submission may carry: `player`, the device's player id (friends' boards; player.mjs). */
+export const OPTIONAL_FIELDS = ["player"];
 export const ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY_MS = 86_400_000;
@@ -75,7 +77,7 @@ function checkFieldSet(body) {
   if (!isPlainObject(body)) reject(400, "invalid_body", "The submission must be a JSON object.");
   const missing = FIELDS.filter((field) => !Object.hasOwn(body, field));
   if (missing.length) reject(400, "missing_field", `Missing field: ${missing.join(", ")}.`);
-  const extra = Object.keys(body).filter((field) => !FIELDS.includes(field));
+  const extra = Object.keys(body).filter((field) => !FIELDS.includes(field) && !OPTIONAL_FIELDS.includes(field));
   if (extra.length) reject(400, "unknown_field", `Unknown field: ${extra.slice(0, 5).join(", ")}.`);
 }
 
@@ -123,7 +125,10 @@ export function checkId(id) {
   return id;
 }
 
-/** The checked envelope: { id, name, date, score, replay } with the name in its normal form (NFKC). */
+/**
+ * The checked envelope: { id, name, date, score, replay, player } with the name in its normal form (NFKC);
+ * `player` is the raw player id as sent, or null (player.mjs checks and hashes it).
+ */
 export function checkSubmission(body, nowMs) {
   checkFieldSet(body);
   checkFieldTypes(body);
@@ -132,7 +137,7 @@ export function checkSubmission(body, nowMs) {
   if (!name.ok) reject(400, "invalid_name", name.message);
   const date = checkDate(body.date, nowMs);
   if (body.score < 0) reject(400, "invalid_type", "Wrong type: score (integer >= 0).");
-  return { id, name: name.name, date, score: body.score, replay: body.replay };
+  return { id, name: name.name, date, score: body.score, replay: body.replay, player: body.player ?? null };
 }
 
 export const MAX_DEPTH = 16;
