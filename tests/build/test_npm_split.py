@@ -10,7 +10,7 @@ import pytest
 from build_module import load_build_module
 
 load_build_module()
-from tools.build import steps  # noqa: E402
+from tools.builder import steps  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 # What the build and `serve` run with the project's Node (the function's tests and the test tools aside).

@@ -7,7 +7,7 @@ import threading
 from build_module import load_build_module
 
 load_build_module()
-from tools.build import STEPS  # noqa: E402
+from tools.builder import STEPS  # noqa: E402
 from tools.builder.pipeline import BuildError, BuildResult  # noqa: E402
 from tools.builder.serving import build_then_finish, first_steps  # noqa: E402
 from tools.builder.snapshot import SNAPSHOT_STEPS  # noqa: E402
