@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SERVING_CODE = [
     ROOT / "tools" / "devserver.mjs",
     ROOT / "tools" / "web-request.mjs",
-    *sorted((ROOT / "tools" / "build").glob("*.mjs")),
+    *sorted((ROOT / "tools" / "builder").glob("*.mjs")),
     *sorted(p for p in (ROOT / "netlify").rglob("*.mjs") if not p.name.endswith(".test.mjs")),
 ]
 BARE_IMPORT = re.compile(
@@ -38,7 +38,7 @@ def test_what_serving_imports_is_in_the_dependencies_not_the_dev_tools():
         for found in BARE_IMPORT.findall(path.read_text())
         if not found.startswith("node:")
     }
-    assert {"@netlify/blobs", "@netlify/headers-parser"} <= imported
+    assert {"@electric-sql/pglite", "pg", "@netlify/headers-parser"} <= imported
     assert imported <= set(manifest["dependencies"]), imported - set(manifest["dependencies"])
     assert "node" in manifest["dependencies"]  # Node 22 runs the build's steps and the dev server
     assert {"netlify-cli", "@biomejs/biome"} <= set(manifest["devDependencies"])
