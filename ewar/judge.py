@@ -33,9 +33,17 @@ from .plausibility import PlayTimes, check, flip_delays
 from .replay import Replay, check_engine
 
 MIN_REACTION_MS = 100  # a valid slap sooner than this after its pattern is faster than any person
-# ...except once a game: a tap already under way (its last ~200 ms cannot be stopped) may land
-# just after a card made a pattern. Twice in one game is a machine (docs/scores.md).
-LUCKY_TAPS = 1
+# ...except by luck: a tap already under way (its last ~200 ms cannot be stopped) may land just
+# after a card made a pattern, about once in a thousand valid slaps. One such tap a game is allowed,
+# and one more for every LUCKY_TAP_SLAPS valid slaps (a long game has many): more is a machine's.
+LUCKY_TAP_SLAPS = 25
+
+
+def lucky_taps(slaps: int) -> int:
+    """How many valid slaps under MIN_REACTION_MS a game of ``slaps`` valid slaps may hold."""
+    return 1 + slaps // LUCKY_TAP_SLAPS
+
+
 # Event fields that are times, or follow from the times (a win's score counts its seconds): the
 # game's path leaves them out, so the same game played a millisecond apart is the same path.
 TIME_FIELDS = frozenset({"t", "reaction_ms", "ms", "score"})
@@ -196,10 +204,11 @@ def _check_every_slap(game: Game) -> None:
         for number, reaction in enumerate(game.reactions, start=1)
         if reaction < MIN_REACTION_MS
     ]
-    if len(fast) > LUCKY_TAPS:
+    allowed = lucky_taps(len(game.reactions))
+    if len(fast) > allowed:
         slaps = "; ".join(f"valid slap {number} came {reaction} ms" for number, reaction in fast)
         raise ImpossiblePlayError(
             f"{slaps} after its pattern showed (of {len(game.reactions)} valid slaps): under "
             f"{MIN_REACTION_MS} ms is faster than a person can react, and a tap already under way "
-            f"lands that soon by luck at most {LUCKY_TAPS} time a game"
+            f"lands that soon by luck at most {allowed} time(s) in a game of that many slaps"
         )

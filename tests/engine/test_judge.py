@@ -29,7 +29,14 @@ from ewar.errors import (
     UnfinishedError,
 )
 from ewar.game import Game
-from ewar.judge import MIN_REACTION_MS, actions_sha256, day_start_ms, game_sha256, judge
+from ewar.judge import (
+    MIN_REACTION_MS,
+    actions_sha256,
+    day_start_ms,
+    game_sha256,
+    judge,
+    lucky_taps,
+)
 from ewar.plausibility import PlayTimes, check
 from ewar.replay import Replay
 from ewar.stats import median_ms
@@ -386,6 +393,10 @@ class TestRealTime:
     def test_a_bad_arrival_time_is_refused(self, honest, received):
         with pytest.raises(EwarError, match="epoch milliseconds"):
             judge(json.dumps(honest), DATE, received_ms=received)
+
+
+def test_a_long_game_may_hold_more_lucky_taps():
+    assert [lucky_taps(slaps) for slaps in (0, 1, 24, 25, 49, 50, 150)] == [1, 1, 1, 2, 2, 3, 7]
 
 
 class TestForeknowledge:
