@@ -242,7 +242,9 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
       rows.push(row({ ...queued, rank: null }, { you: true, queued: true }));
     }
     body.replaceChildren(...rows);
-    body.dataset.date = date; // the day the rows' watch buttons fetch from
+    // The day (YYYY-MM-DD, the server's) whose records the rows' watch buttons fetch.
+    if (answer?.date) body.dataset.date = answer.date;
+    else delete body.dataset.date;
     const total = answer?.total ?? 0;
     caption.textContent = answer ? t("leaderboard.caption", { count: total, date, top: TOP }) : date;
     table.hidden = rows.length === 0;
