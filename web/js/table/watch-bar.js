@@ -49,7 +49,7 @@ export function createWatchBar({ root, onPlay, onPause, onSpeed, onSeek, onClose
       if (text === null) continue;
       const button = document.createElement("button");
       button.type = "button";
-      button.className = `watch-mark ${mark.type === "wrong_slap" ? "wrong" : "slap"} ${mark.seat === "south" ? "you" : ""}`;
+      button.className = `watch-mark ${mark.type === "wrong_slap" ? "wrong" : "taken"} ${mark.seat === "south" ? "you" : ""}`;
       button.dataset.testid = "watch-mark";
       button.dataset.t = String(mark.t);
       button.dataset.type = mark.type;
