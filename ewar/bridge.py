@@ -14,6 +14,8 @@ from .game import Game
 from .judge import judge
 from .replay import Replay
 from .replay import verify as _verify
+from .watch import Watch
+from .watch import watch as _watch
 
 try:  # inside Pyodide a JavaScript null arrives as jsnull, not None
     from pyodide.ffi import jsnull as _JS_NULL
@@ -177,3 +179,35 @@ def judge_daily(
     except EwarError as error:
         answer = {"ok": False, "error": _error(error)}
     return _dumps(answer)
+
+
+class WatchSession:
+    """A finished game played back for the page: times in, JSON out; it changes nothing."""
+
+    def __init__(self, watch: Watch) -> None:
+        self.watch = watch
+
+    def timeline(self) -> str:
+        """The game at a glance as JSON: ``duration_ms``, settings and ``marks``."""
+        return _dumps(self.watch.timeline())
+
+    def frame(self, time_ms: int) -> str:
+        """Play on to ``time_ms``: ``{"view", "events"}`` (a time before the clock is a seek;
+        an ``error`` too for a time that is no whole number of ms, which changes nothing)."""
+        return self._answer(self.watch.frame, time_ms)
+
+    def seek(self, time_ms: int) -> str:
+        """Jump to ``time_ms``: ``{"view", "events": []}`` (``error`` too as for ``frame``)."""
+        return self._answer(self.watch.seek, time_ms)
+
+    def _answer(self, move, time_ms: int) -> str:
+        try:
+            return _dumps(move(_milliseconds(time_ms)))
+        except EwarError as error:
+            return _dumps({"error": _error(error), "view": self.watch.view(), "events": []})
+
+
+def watch(record_json: str) -> WatchSession:
+    """Watch a finished game's record. Raises ReplayError (a malformed record, another engine
+    version, an action the rules refuse, an unfinished game), as ``resume`` does."""
+    return WatchSession(_watch(record_json))

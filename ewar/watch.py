@@ -50,6 +50,10 @@ class Watch:
         """The moment on show, in ms of game clock."""
         return self._game.clock
 
+    def view(self) -> dict:
+        """The table at the moment on show, without moving."""
+        return self._game.view()
+
     def timeline(self) -> dict:
         """The whole game at a glance: its length, settings, result and marks, JSON-ready."""
         record = self.record

@@ -26,6 +26,7 @@ import { createLanguage } from "./language.js";
 import { startPausing } from "./pause.js";
 import { createPlayFlow } from "./play-flow.js";
 import { exposeToTools } from "./tools.js";
+import { createWatching } from "./watching.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -96,6 +97,25 @@ async function boot() {
     },
   });
   const openMenu = () => menu.open({ running: games.current() });
+  const watching = createWatching({
+    events,
+    bridge: engine.bridge,
+    actuator,
+    bar: $("watch-bar"),
+    statuses: { own: $("watch-own-status"), board: $("watch-status") },
+    redrawGame: () => {
+      actuator.reset();
+      const view = games.view();
+      if (view) actuator.update(view);
+      actuator.flush();
+    },
+  });
+  $("watch-own").addEventListener("click", () => watching.watchOwn());
+  $("leaderboard").addEventListener("click", (event) => {
+    const button = event.target.closest(".lb-watch");
+    const board = button?.closest("[data-date]");
+    if (button && board) watching.watchEntry(board.dataset.date, Number(button.dataset.entry));
+  });
   pausing = startPausing({
     events,
     games,
@@ -116,7 +136,8 @@ async function boot() {
     isPlaying,
     onIntent: (intent, time) => {
       sound.unlock();
-      if (intent === "menu") toggleMenu();
+      if (intent === "menu" && watching.isWatching()) watching.close();
+      else if (intent === "menu") toggleMenu();
       else if (isPlaying()) games.act(intent, time);
     },
   });
@@ -129,7 +150,7 @@ async function boot() {
     events.setState({ phase: "ready" });
     openMenu();
   });
-  exposeToTools({ games, announcer, missingKeys, language: currentLanguage, engine });
+  exposeToTools({ games, watching, announcer, missingKeys, language: currentLanguage, engine });
 
   // Ready: the game saved before a reload comes back, paused under the menu; else the menu opens, on the deal of
   // ?deal=N if the address names one.

@@ -15,7 +15,8 @@ export function startPausing({ events, games, dialogsOpen, onHidden }) {
 
   function update() {
     const pause = games.isRunning() && shouldPause();
-    if (pause) games.pause();
+    // A game on the table waits under a watch, paused but not covered: the table is the watch's then.
+    if (pause || events.state().phase === "watching") games.pause();
     else if (games.isRunning()) games.resume();
     document.body.toggleAttribute("data-paused", pause);
   }

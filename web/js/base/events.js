@@ -1,8 +1,8 @@
 // The page's one small emitter: the app's state (phase, and the panel over the table) and what happens to it
 // (language, game finished, leaderboard changed). Modules talk through it, never by watching each other's DOM.
 
-/** Where the app is: loading the engine, ready (nothing dealt yet), playing, over (a result), or error. */
-export const PHASES = Object.freeze(["loading", "ready", "playing", "over", "error"]);
+/** Where the app is: loading the engine, ready (nothing dealt yet), playing, over (a result), watching (a finished game played back), or error. */
+export const PHASES = Object.freeze(["loading", "ready", "playing", "over", "watching", "error"]);
 /** What covers the table: the loading screen, the menu, a game's result, or nothing (play). */
 export const PANELS = Object.freeze(["loading", "menu", "result", null]);
 

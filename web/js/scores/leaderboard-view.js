@@ -180,6 +180,15 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
         " ",
         element("span", { className: "lb-badge lb-badge-waiting", text: t("leaderboard.waitingBadge") }),
       );
+    if (Number.isInteger(entry.entry) && !queued) {
+      const label = t("watch.boardLabel", { name: entry.name });
+      const watch = element("button", { type: "button", className: "lb-watch", testid: "leaderboard-watch" });
+      watch.dataset.entry = String(entry.entry);
+      watch.textContent = t("watch.board");
+      watch.setAttribute("aria-label", label);
+      watch.title = label;
+      nameCell.append(" ", watch);
+    }
     const time = element("time", {
       datetime: durationAttribute(entry.duration_ms),
       text: formatClock(entry.duration_ms), // as the table's clock and the result write it
@@ -226,6 +235,9 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
       rows.push(row({ ...queued, rank: null }, { you: true, queued: true }));
     }
     body.replaceChildren(...rows);
+    // The day (YYYY-MM-DD, the server's) whose records the rows' watch buttons fetch.
+    if (answer?.date) body.dataset.date = answer.date;
+    else delete body.dataset.date;
     const total = answer?.total ?? 0;
     caption.textContent = answer ? t("leaderboard.caption", { count: total, date, top: TOP }) : date;
     table.hidden = rows.length === 0;

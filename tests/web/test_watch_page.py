@@ -1,0 +1,341 @@
+"""Watching a finished game (issue 22): your own last game from its result, a board entry's from the scores API;
+play, pause, 1x/2x/4x, jumps in the timeline that show the table the engine shows at that moment, the slaps
+marked with who and how quickly, the result at the end; nothing saved; the watch bar fits in every language."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from pagedriver import (
+    FRAME_MS,
+    advance,
+    freeze_time,
+    keyboard,
+    open_menu,
+    overlaps,
+    play_to_end,
+    run_until,
+    short_practice_seeds,
+    start_from_menu,
+    switch_language,
+    wait_for,
+)
+from players import HumanLikePlayer, play
+
+from ewar.game import Game
+from ewar.replay import Replay
+from ewar.watch import watch
+
+ROOT = Path(__file__).resolve().parents[2]
+LANGUAGES = ["en", "fr", "ko", "vi", "ur"]
+SIZES = [(390, 844), (1280, 800)]
+SHOTS = ROOT / "test-results" / "watch"
+WATCHING = "document.body.dataset.state === 'watching'"
+MOMENT = "window.ewar.watch().moment"
+
+# Everything the page keeps, to compare before and after a watch.
+KEPT = """async () => {
+  const local = Object.fromEntries(Object.keys(localStorage).sort().map((k) => [k, localStorage.getItem(k)]));
+  const names = (await indexedDB.databases()).map((d) => d.name).sort();
+  const stores = {};
+  for (const name of names) {
+    const db = await new Promise((ok, fail) => {
+      const open = indexedDB.open(name);
+      open.onsuccess = () => ok(open.result);
+      open.onerror = () => fail(open.error);
+    });
+    for (const store of db.objectStoreNames) {
+      stores[`${name}/${store}`] = await new Promise((ok) => {
+        const all = db.transaction(store).objectStore(store).getAll();
+        all.onsuccess = () => ok(JSON.stringify(all.result));
+      });
+    }
+    db.close();
+  }
+  return { local, stores };
+}"""
+
+# The table as drawn: each seat's count, the pile's face-up cards, the clock.
+DRAWN = """() => ({
+  seats: [...document.querySelectorAll('.seat')].map((s) => [s.dataset.seat, s.querySelector('.seat-count').textContent]).sort(),
+  pile: [...document.querySelectorAll('#pile-cards [data-card]')].map((c) => c.dataset.card),
+})"""
+
+
+def catalog(lang: str) -> dict:
+    return json.loads((ROOT / "web" / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def drawn_of(view: dict) -> dict:
+    """What DRAWN reads for an engine view (digits as en shows them)."""
+    return {
+        "seats": sorted([seat["seat"], str(seat["cards"])] for seat in view["seats"]),
+        "pile": view["pile"]["top"],
+    }
+
+
+def seek_to(page, ms: int) -> None:
+    """Drags the timeline to ms, as a player would (the range's input event)."""
+    page.evaluate(
+        """(ms) => { const r = document.querySelector('[data-testid=watch-timeline]');
+                    r.value = String(ms); r.dispatchEvent(new Event('input', { bubbles: true })); }""",
+        ms,
+    )
+    advance(page, FRAME_MS)
+
+
+def box(page, selector: str) -> dict:
+    return page.eval_on_selector(
+        selector,
+        "(el) => { const r = el.getBoundingClientRect();"
+        " return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; }",
+    )
+
+
+def assert_bar_fits(page, where) -> None:
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    parts = [
+        "[data-testid=watch-title]",
+        "[data-testid=watch-timeline]",
+        "[data-testid=watch-play]",
+        "[data-testid=watch-speed-1]",
+        "[data-testid=watch-speed-4]",
+        "[data-testid=watch-time]",
+        "[data-testid=watch-close]",
+    ]
+    boxes = {part: box(page, part) for part in parts}
+    for part, b in boxes.items():
+        assert b["right"] > b["left"] and b["bottom"] > b["top"], (where, part, "not shown")
+        assert b["left"] >= -1 and b["right"] <= width + 1, (where, part, b, "outside")
+        assert b["top"] >= -1 and b["bottom"] <= height + 1, (where, part, b, "outside")
+    for i, a in enumerate(parts):
+        for b in parts[i + 1 :]:
+            assert not overlaps(boxes[a], boxes[b]), (where, a, b)
+    assert not overlaps(box(page, "[data-testid=watch-bar]"), box(page, "[data-testid=pile]")), (
+        where
+    )
+
+
+def test_watch_your_own_game_to_its_end(shared_page) -> None:
+    page = shared_page
+    page.set_viewport_size({"width": 390, "height": 844})
+    switch_language(page, "en")
+    freeze_time(page)
+    final = None
+    seed = short_practice_seeds(1)[0]
+    start_from_menu(page, speed="fast", deal=seed)
+    final = play_to_end(page, keyboard(page))
+    run_until(page, "document.body.dataset.state === 'over'")
+    record = page.evaluate("window.ewar.replay()")
+    engine = watch(record)
+    kept = page.evaluate(KEPT)
+
+    errors = []
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text) if message.type in ("error", "warning") else None
+        ),
+    )
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.click("[data-testid=watch-own]")
+    advance(page, FRAME_MS)
+    assert page.inner_text("[data-testid=watch-own-status]") == "", errors
+    wait_for(page, WATCHING)
+    assert page.is_hidden("[data-testid=result]") and page.is_hidden("[data-testid=slap]")
+    assert_bar_fits(page, "own game, phone")
+
+    # The marks: each slap taken, with who took it and the reaction; each wrong slap with its reason.
+    labels = page.eval_on_selector_all(
+        "[data-testid=watch-mark]",
+        "(els) => els.map((e) => [e.dataset.type, e.getAttribute('aria-label')])",
+    )
+    expected = [m for m in engine.marks if m["type"] in ("slap_won", "wrong_slap")]
+    assert len(labels) == len(expected) and expected
+    words = catalog("en")
+    for (kind, label), mark in zip(labels, expected, strict=True):
+        assert kind == mark["type"]
+        assert words[f"seat.{mark['seat']}"] in label, (label, mark)
+        if mark["type"] == "slap_won" and mark.get("reaction_ms"):
+            assert f"{mark['reaction_ms']} ms" in label, (label, mark)
+            assert words[f"pattern.{mark['pattern']}"] in label
+    assert any(m["type"] == "slap_won" and m.get("reaction_ms") for m in expected)
+
+    # Playing: 1x moves a second of game time per second; pause stops it; 2x and 4x move more.
+    def moved_over(ms: int) -> int:
+        before = page.evaluate(MOMENT)
+        advance(page, ms)
+        return page.evaluate(MOMENT) - before
+
+    assert page.evaluate("window.ewar.watch().playing")
+    assert abs(moved_over(1000) - 1000) <= 2 * FRAME_MS
+    page.click("[data-testid=watch-play]")
+    assert not page.evaluate("window.ewar.watch().playing")
+    assert moved_over(1000) == 0
+    page.click("[data-testid=watch-play]")
+    page.click("[data-testid=watch-speed-2]")
+    assert abs(moved_over(1000) - 2000) <= 4 * FRAME_MS
+    page.click("[data-testid=watch-speed-4]")
+    assert page.get_attribute("[data-testid=watch-speed-4]", "aria-pressed") == "true"
+    assert abs(moved_over(500) - 2000) <= 8 * FRAME_MS
+
+    # The player's keys do nothing to the game, and the table stays the watch's.
+    page.keyboard.press(" ")
+    page.keyboard.press("Enter")
+    assert page.evaluate("window.ewar.view()") == final and page.evaluate(WATCHING)
+
+    # Jumps, back and forth: the table the engine shows at that moment.
+    page.click("[data-testid=watch-play]")  # paused, so the table holds still to be read
+    for moment in (engine.duration_ms // 2, 1500, engine.duration_ms * 3 // 4):
+        seek_to(page, moment)
+        assert page.evaluate(MOMENT) == moment
+        assert page.evaluate(DRAWN) == drawn_of(watch(record).seek(moment)["view"]), moment
+
+    # To the end at 4x: the result shown is the game's.
+    page.click("[data-testid=watch-play]")
+    run_until(page, f"{MOMENT} === {engine.duration_ms}", limit_ms=engine.duration_ms)
+    title = page.inner_text("[data-testid=watch-title]")
+    assert str(final["result"]["score"]) in title.replace(",", "")
+    assert not page.evaluate("window.ewar.watch().playing")
+    assert page.evaluate(DRAWN) == drawn_of(final)
+
+    page.click("[data-testid=watch-close]")
+    wait_for(page, "document.body.dataset.state === 'over'")
+    assert page.is_visible("[data-testid=result]")
+    assert page.evaluate(KEPT) == kept, "watching saved something"
+
+
+def board_game(seed: int = 11) -> tuple[str, dict]:
+    game = play(Game(seed), HumanLikePlayer(560, seed))
+    return Replay.of(game).to_json(), game.outcome
+
+
+def route_board(page, record_json: str, outcome, *, status: int = 200) -> list[str]:
+    """The scores API, answered: today's board with one entry (number 7), and its record (or an error)."""
+    asked = []
+
+    def board(route) -> None:
+        if route.request.method != "GET":
+            route.continue_()
+            return
+        date = route.request.url.split("date=")[1][:10]
+        entry = {
+            "rank": 1,
+            "entry": 7,
+            "name": "Amal <b>",
+            "score": outcome.score.total,
+            "duration_ms": outcome.duration_ms,
+            "wrong_slaps": 0,
+            "won": outcome.won,
+        }
+        route.fulfill(
+            status=200,
+            content_type="application/json",
+            body=json.dumps({"date": date, "entries": [entry], "total": 1, "you": None}),
+        )
+
+    def replay(route) -> None:
+        asked.append(route.request.url)
+        if status == 200:
+            body = {
+                "date": "x",
+                "entry": 7,
+                "name": "Amal <b>",
+                "score": outcome.score.total,
+                "won": outcome.won,
+                "duration_ms": outcome.duration_ms,
+                "replay": json.loads(record_json),
+            }
+        else:
+            body = {
+                "error": {"code": "replay_gone" if status == 410 else "not_found", "message": "no"}
+            }
+        route.fulfill(status=status, content_type="application/json", body=json.dumps(body))
+
+    page.route("**/api/scores?*", board)
+    page.route("**/api/scores/replay?*", replay)
+    return asked
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_watch_a_board_entry_in_every_language_and_size(new_context, lang: str) -> None:
+    record_json, outcome = board_game()
+    engine = watch(record_json)
+    context = new_context(viewport={"width": SIZES[0][0], "height": SIZES[0][1]})
+    page = context.new_page()
+    asked = route_board(page, record_json, outcome)
+    page.goto("/")
+    wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=90_000)
+    page.locator(
+        "[data-testid=leaderboard-watch]"
+    ).first.wait_for()  # the board, drawn before the clock stops
+    switch_language(page, lang)
+    freeze_time(page)
+    kept = page.evaluate(KEPT)
+    words = catalog(lang)
+    for width, height in SIZES:
+        where = (lang, width)
+        page.set_viewport_size({"width": width, "height": height})
+        open_menu(page)
+        watch_button = page.locator("[data-testid=leaderboard-watch]").first
+        watch_button.wait_for(state="visible")
+        assert watch_button.get_attribute("aria-label") == words["watch.boardLabel"].replace(
+            "{name}", "Amal <b>"
+        )
+        watch_button.click()
+        run_until(page, WATCHING)
+        assert "entry=7" in asked[-1] and re.search(r"date=\d{4}-\d\d-\d\d", asked[-1]), asked
+        assert page.inner_text("[data-testid=watch-title]") == words["watch.headingBoard"].replace(
+            "{name}", "Amal <b>"
+        )
+        assert_bar_fits(page, where)
+        labels = page.eval_on_selector_all(
+            "[data-testid=watch-mark][data-type=slap_won]", "(els) => els.map((e) => e.title)"
+        )
+        slaps = [m for m in engine.marks if m["type"] == "slap_won"]
+        assert len(labels) == len(slaps) > 0, where
+        for mark, label in zip(slaps, labels, strict=True):
+            assert words[f"seat.{mark['seat']}"] in label, (where, label)
+            assert words[f"pattern.{mark['pattern']}"] in label, (where, label)
+        page.click("[data-testid=watch-play]")
+        moment = engine.duration_ms // 3
+        seek_to(page, moment)
+        if lang == "en":
+            assert page.evaluate(DRAWN) == drawn_of(watch(record_json).seek(moment)["view"])
+        page.screenshot(path=str(SHOTS / f"{lang}-{width}-watch.png"))
+        seek_to(page, engine.duration_ms)
+        title = page.inner_text("[data-testid=watch-title]")
+        assert title != words["watch.headingBoard"].replace("{name}", "Amal <b>"), (
+            where,
+            "no result at the end",
+        )
+        assert_bar_fits(page, (*where, "end"))
+        page.click("[data-testid=watch-close]")
+        run_until(page, "document.body.dataset.state === 'ready'")
+        page.wait_for_selector("[data-testid=menu-panel]", state="visible")
+    assert page.evaluate(KEPT) == kept, "watching saved something"
+
+
+@pytest.mark.parametrize(
+    ("status", "key"), [(410, "watch.error.replay_gone"), (404, "watch.error.not_found")]
+)
+def test_a_board_record_that_cannot_be_had_is_said_in_words(
+    new_context, status: int, key: str
+) -> None:
+    record_json, outcome = board_game()
+    page = new_context().new_page()
+    route_board(page, record_json, outcome, status=status)
+    page.goto("/?lang=fr")
+    wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=90_000)
+    open_menu(page)
+    page.locator("[data-testid=leaderboard-watch]").first.click()
+    wait_for(
+        page,
+        "document.querySelector('[data-testid=watch-status]').textContent !== ''"
+        " && !document.querySelector('[data-testid=watch-status]').textContent.includes('…')",
+    )
+    assert page.inner_text("[data-testid=watch-status]") == catalog("fr")[key]
+    assert page.evaluate("document.body.dataset.state") == "ready"

@@ -1,0 +1,123 @@
+// The watch bar under the table while a game is watched: play/pause, the speed (1×, 2×, 4×), the timeline (a range
+// to jump anywhere, with a mark along it for each slap taken and each wrong slap, in words), the time, the result
+// once the end is reached, and the way back.
+
+import { formatClock, formatNumber, t } from "../base/i18n.js";
+import { SPEEDS } from "./watcher.js";
+import { resultTitle, seatName, wrongSlapWhy } from "./words.js";
+
+/** A timeline mark (ewar.watch's) in words, or null for a mark the bar does not show. */
+export function markText(mark) {
+  if (mark.type === "slap_won") {
+    const params = { seat: seatName(mark.seat), pattern: t(`pattern.${mark.pattern}`), ms: mark.reaction_ms };
+    return mark.reaction_ms ? t("watch.markSlapMs", params) : t("watch.markSlap", params);
+  }
+  if (mark.type === "wrong_slap") {
+    const why = wrongSlapWhy(mark) ?? "";
+    return t("watch.markWrong", { seat: seatName(mark.seat), why }).trim();
+  }
+  return null;
+}
+
+/**
+ * root: the bar's element (#watch-bar and its children). onPlay(), onPause(), onSpeed(n), onSeek(ms), onClose():
+ * what the player's choices ask of the watcher.
+ */
+export function createWatchBar({ root, onPlay, onPause, onSpeed, onSeek, onClose }) {
+  const part = (name) => root.querySelector(`[data-watch="${name}"]`);
+  const title = part("title");
+  const range = part("timeline");
+  const marks = part("marks");
+  const time = part("time");
+  const playButton = part("play");
+  const speeds = [...root.querySelectorAll("[data-speed]")];
+  let duration = 0;
+  let playing = false;
+  let heading = "";
+
+  function drawTime(ms) {
+    range.value = String(ms);
+    const text = t("watch.time", { now: formatClock(ms), total: formatClock(duration) });
+    time.textContent = text;
+    range.setAttribute("aria-valuetext", text);
+  }
+
+  function drawMarks(list) {
+    const items = [];
+    for (const mark of list) {
+      const text = markText(mark);
+      if (text === null) continue;
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = `watch-mark ${mark.type === "wrong_slap" ? "wrong" : "taken"} ${mark.seat === "south" ? "you" : ""}`;
+      button.dataset.testid = "watch-mark";
+      button.dataset.t = String(mark.t);
+      button.dataset.type = mark.type;
+      button.tabIndex = -1; // the range is the keyboard's way through the game; the list below reads them
+      button.title = text;
+      button.setAttribute("aria-label", text);
+      button.style.insetInlineStart = `${duration ? (100 * mark.t) / duration : 0}%`;
+      const item = document.createElement("li");
+      item.append(button);
+      items.push(item);
+    }
+    marks.replaceChildren(...items);
+  }
+
+  function drawPlaying(value) {
+    playing = value;
+    playButton.textContent = t(value ? "watch.pause" : "watch.play");
+    playButton.setAttribute("aria-pressed", String(value));
+  }
+
+  function drawSpeed(value) {
+    for (const button of speeds) button.setAttribute("aria-pressed", String(Number(button.dataset.speed) === value));
+  }
+
+  playButton.addEventListener("click", () => (playing ? onPause() : onPlay()));
+  for (const button of speeds) {
+    button.textContent = `${formatNumber(Number(button.dataset.speed))}×`;
+    button.addEventListener("click", () => onSpeed(Number(button.dataset.speed)));
+  }
+  range.addEventListener("input", () => onSeek(Number(range.value)));
+  marks.addEventListener("click", (event) => {
+    const mark = event.target.closest(".watch-mark");
+    if (mark) onSeek(Number(mark.dataset.t));
+  });
+  part("close").addEventListener("click", onClose);
+
+  return {
+    /** Shows the bar for a game's timeline ({duration_ms, marks}), under a heading (whose game it is). */
+    show(timeline, headingText) {
+      duration = timeline.duration_ms;
+      heading = headingText;
+      title.textContent = heading;
+      range.max = String(duration);
+      drawMarks(timeline.marks);
+      drawSpeed(SPEEDS[0]);
+      drawPlaying(false);
+      drawTime(0);
+      root.hidden = false;
+    },
+    hide() {
+      root.hidden = true;
+    },
+    drawTime,
+    drawPlaying,
+    drawSpeed,
+    /** The end is reached: the game's result beside the heading. */
+    drawResult(result) {
+      title.textContent = t("watch.result", {
+        title: heading,
+        result: resultTitle(result),
+        score: formatNumber(result.score),
+      });
+      drawPlaying(false);
+    },
+    /** Back at a moment before the end: the heading alone. */
+    clearResult() {
+      title.textContent = heading;
+    },
+    focus: () => playButton.focus(),
+  };
+}
