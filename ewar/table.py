@@ -235,7 +235,7 @@ class Table:
         """``seat`` is out for good, and so is any claim it had on the pile: a challenge
         it made lapses (the payer's flips become an ordinary turn), and a pile it was
         about to take goes to the last player to flip, or else the next player clockwise
-        still in the game."""
+        still in the game; with nobody left in the game, to nobody (the game is over)."""
         self.eliminated[seat] = True
         self.log.append(PlayerEliminated(seat))
         if self.challenger == seat and self.collector is None:
@@ -244,9 +244,12 @@ class Table:
             heir = self.last_player
             if heir is None or self.eliminated[heir]:
                 heir = next(
-                    s
-                    for step in range(1, len(self.packs))
-                    if not self.eliminated[s := (seat + step) % len(self.packs)]
+                    (
+                        s
+                        for step in range(1, len(self.packs))
+                        if not self.eliminated[s := (seat + step) % len(self.packs)]
+                    ),
+                    None,
                 )
             self.collector = heir
 
