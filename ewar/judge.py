@@ -34,9 +34,9 @@ from .replay import Replay, check_engine
 
 MIN_REACTION_MS = 100  # a valid slap sooner than this after its pattern is faster than any person
 # ...except by luck: a tap already under way (its last ~200 ms cannot be stopped) may land just
-# after a card made a pattern, about once in a thousand valid slaps. One such tap a game is allowed,
-# and one more for every LUCKY_TAP_SLAPS valid slaps (a long game has many): more is a machine's.
-LUCKY_TAP_SLAPS = 25
+# after a card made a pattern (a near miss slapped just as the next card makes a Sandwich). One such tap
+# a game is allowed, and one more for every LUCKY_TAP_SLAPS valid slaps: more is a machine's.
+LUCKY_TAP_SLAPS = 8
 
 
 def lucky_taps(slaps: int) -> int:
