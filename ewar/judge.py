@@ -28,7 +28,7 @@ from .errors import (
     TooSoonError,
     UnfinishedError,
 )
-from .game import DAILY, Game
+from .game import DAILY, TIME_LIMIT_MS, Game
 from .plausibility import PlayTimes, check, flip_delays
 from .replay import Replay, check_engine
 
@@ -127,9 +127,19 @@ def judge(
     if record.seed != daily_seed(date):
         raise NotDailyError(f"seed {record.seed} is not the daily deal of {date}")
     game = record.play()  # raises ReplayError for an action the rules refuse
+    if game.outcome is None:
+        # After its last action the human did nothing more, so the game waited for their flip until
+        # the one-hour limit ended it, as it does on the page. A record cut short is that game too,
+        # and is refused as unfinished unless it claims the score of that ending.
+        waited_at = game.clock
+        game.advance_to(TIME_LIMIT_MS + 1)
+        ended = game.outcome.score.total
+        if score is not None and score != ended:
+            raise UnfinishedError(
+                f"the game is not over: it waits for the human at {waited_at} ms (left alone "
+                f"until the one-hour limit it would score {ended}, not {score})"
+            )
     outcome = game.outcome
-    if outcome is None:
-        raise UnfinishedError(f"the game is not over: it waits for the human at {game.clock} ms")
     if score is not None and (isinstance(score, bool) or not isinstance(score, int)):
         raise ScoreMismatchError(f"a score is a whole number, not {score!r}")
     if score is not None and score != outcome.score.total:

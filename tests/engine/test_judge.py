@@ -28,7 +28,7 @@ from ewar.errors import (
     TooSoonError,
     UnfinishedError,
 )
-from ewar.game import Game
+from ewar.game import TIME_LIMIT_MS, Game
 from ewar.judge import (
     MIN_REACTION_MS,
     actions_sha256,
@@ -181,10 +181,22 @@ class TestRefusals:
     def test_not_the_standard_rules(self, honest, changes):
         refused_with(dict(honest, **changes), "not_standard")
 
-    def test_an_unfinished_game(self, honest):
+    def test_an_unfinished_game(self, honest, honest_game):
         cut = next(i for i, (_, a) in enumerate(honest["actions"]) if i > 4 and a == "f")
-        message = refused_with(dict(honest, actions=honest["actions"][:cut]), "unfinished")
-        assert "not over" in message
+        claimed = honest_game.outcome.score.total
+        message = refused_with(
+            dict(honest, actions=honest["actions"][:cut]), "unfinished", score=claimed
+        )
+        assert "not over" in message and str(claimed) in message
+
+    def test_a_game_left_alone_until_the_hour_is_up_ends_there(self, honest):
+        # nobody flips for South: the deal waits for its first flip, or the game for South's
+        # next one, until the one-hour limit ends it (a tie on cards, so lost, scoring 0)
+        left_alone = dict(honest, actions=[])
+        answer = verdict(left_alone, DATE, 0)
+        assert answer["ok"] is True, answer
+        assert answer["reason"] == "time_limit" and answer["duration_ms"] == TIME_LIMIT_MS
+        assert answer["won"] is False and answer["score"] == 0
 
     def test_a_score_that_is_not_the_games(self, honest, honest_game):
         claimed = honest_game.outcome.score.total + 2
@@ -302,9 +314,9 @@ class TestNarrowErrors:
             ({"actions": []}, DATE, UnfinishedError),
         ],
     )
-    def test_each_kind(self, honest, changes, date, error):
+    def test_each_kind(self, honest, honest_game, changes, date, error):
         with pytest.raises(error):
-            judge(json.dumps(dict(honest, **changes)), date)
+            judge(json.dumps(dict(honest, **changes)), date, honest_game.outcome.score.total)
 
     def test_refusals_of_a_replaying_record_share_a_base(self, honest):
         with pytest.raises(RecordRefused):
