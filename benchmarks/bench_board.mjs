@@ -29,6 +29,7 @@ import {
 import { createScoresHandler } from "../netlify/functions/scores/handler.mjs";
 import { deflateReplay, ScoreStore } from "../netlify/functions/scores/store.mjs";
 import { canonicalJson } from "../netlify/functions/scores/submission.mjs";
+import { loadBoardDay } from "./board_day.mjs";
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const round = (value, places = 1) => Math.round(value * 10 ** places) / 10 ** places;
@@ -123,16 +124,8 @@ async function sustainedPostgres({ rate, seconds, date }) {
     const sent = submissionsOf(rate * seconds, date, "pg");
     const run = await openLoop(handle, sent, rate);
     const check = await checkEverything(database.pool, new ScoreStore(database.pool), date, sent, run.answers);
-    const notCreated = run.answers.filter((answer) => answer.status !== 201).map((answer) => answer.status);
     return {
-      store: "postgres",
-      rate,
-      seconds,
-      sent: sent.length,
-      achieved_per_s: round(sent.length / run.elapsedS),
-      latency_ms: summary(run.latencies),
-      per_second: run.perSecond,
-      not_201: notCreated.length,
+      ...openLoopFigures("postgres", { rate, seconds, sent, run }),
       ...check,
       rank_query_ms: summary(check.rankMs),
       rankMs: undefined,
@@ -140,6 +133,20 @@ async function sustainedPostgres({ rate, seconds, date }) {
   } finally {
     await database.drop();
   }
+}
+
+/** What an open-loop run of either store shows: its pace, latencies and the answers that were not a 201. */
+function openLoopFigures(store, { rate, seconds, sent, run }) {
+  return {
+    store,
+    rate,
+    seconds,
+    sent: sent.length,
+    achieved_per_s: round(sent.length / run.elapsedS),
+    latency_ms: summary(run.latencies),
+    per_second: run.perSecond,
+    not_201: run.answers.filter((answer) => answer.status !== 201).length,
+  };
 }
 
 /** The same schedule against the Blobs store of another checkout (its netlify/local.mjs), for comparison. */
@@ -156,16 +163,7 @@ async function sustainedBlobs({ root, rate, seconds, date }) {
     const sent = submissionsOf(rate * seconds, date, "bl");
     const run = await openLoop((request) => api.handle(request), sent, rate);
     await api.settle();
-    return {
-      store: "blobs",
-      rate,
-      seconds,
-      sent: sent.length,
-      achieved_per_s: round(sent.length / run.elapsedS),
-      latency_ms: summary(run.latencies),
-      per_second: run.perSecond,
-      not_201: run.answers.filter((answer) => answer.status !== 201).length,
-    };
+    return openLoopFigures("blobs", { rate, seconds, sent, run });
   } finally {
     await api.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -178,23 +176,7 @@ async function bigDay({ count, queries, date, replayBytes }) {
   const { pool } = database;
   try {
     const started = performance.now();
-    // Scores spread like the sustained run's: 70% wins at 500-1,999, losses at 25 a pile (0-975).
-    await pool.query(
-      `INSERT INTO entries (day, id, name, name_key, score, won, duration_ms, wrong_slaps, game_sha256,
-                            replay_sha256, received_at, engine_version)
-       SELECT $1::date, 'day' || lpad(g::text, 11, '0'), 'Player ' || g, 'player ' || g,
-              CASE WHEN won THEN 500 + (hashint % 1500) ELSE 25 * (hashint % 40) END, won,
-              60000 + (hashint % 200000), hashint % 3,
-              sha256(('game' || g)::bytea), sha256(('replay' || g)::bytea), 1796000000000 + g, '2.0.0'
-       FROM (SELECT g, (abs(hashtext(g::text)) % 100) < 70 AS won, abs(hashtext('s' || g)) AS hashint
-             FROM generate_series(1, $2::int) AS g) AS spread`,
-      [date, count],
-    );
-    await pool.query(
-      `INSERT INTO buckets (day, won, score, entries)
-       SELECT day, won, score, count(*) FROM entries WHERE day = $1::date GROUP BY day, won, score`,
-      [date],
-    );
+    await loadBoardDay(pool, date, count);
     await pool.query("VACUUM ANALYZE entries");
     await pool.query("VACUUM ANALYZE buckets");
     const loadS = (performance.now() - started) / 1000;

@@ -14,6 +14,7 @@ import { FriendsStore, MEMBER_LIMIT } from "../netlify/functions/friends/store.m
 import { standInReplay } from "../netlify/functions/scores/fixtures.mjs";
 import { deflateReplay, ScoreStore } from "../netlify/functions/scores/store.mjs";
 import { canonicalJson } from "../netlify/functions/scores/submission.mjs";
+import { loadBoardDay } from "./board_day.mjs";
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const round = (value, places = 2) => Math.round(value * 10 ** places) / 10 ** places;
@@ -24,23 +25,7 @@ const summary = (values) => {
 const playerHash = (g) => createHash("sha256").update(`player${g}`).digest();
 
 async function load(pool, date, entries, boards) {
-  await pool.query(
-    `INSERT INTO entries (day, id, name, name_key, score, won, duration_ms, wrong_slaps, game_sha256, replay_sha256,
-                          received_at, engine_version, player_sha256)
-     SELECT $1::date, 'day' || lpad(g::text, 11, '0'), 'Player ' || g, 'player ' || g,
-            CASE WHEN won THEN 500 + (hashint % 1500) ELSE 25 * (hashint % 40) END, won,
-            60000 + (hashint % 200000), hashint % 3,
-            sha256(('game' || g)::bytea), sha256(('replay' || g)::bytea), 1796000000000 + g, '2.0.0',
-            sha256(('player' || g)::bytea)
-     FROM (SELECT g, (abs(hashtext(g::text)) % 100) < 70 AS won, abs(hashtext('s' || g)) AS hashint
-           FROM generate_series(1, $2::int) AS g) AS spread`,
-    [date, entries],
-  );
-  await pool.query(
-    `INSERT INTO buckets (day, won, score, entries)
-     SELECT day, won, score, count(*) FROM entries WHERE day = $1::date GROUP BY day, won, score`,
-    [date],
-  );
+  await loadBoardDay(pool, date, entries, { withPlayers: true });
   const deflated = deflateReplay(canonicalJson(standInReplay({ score: 1500, actions: Array(400).fill("slap") })));
   await pool.query(
     `INSERT INTO replays (day, id, deflated) SELECT $1::date, 'day' || lpad(g::text, 11, '0'), $2

@@ -10,8 +10,9 @@
 // A player id is 16-64 of A-Za-z0-9_-; only its SHA-256 is stored, and no answer says who is on a board or which
 // boards a player is on. Errors: {"error": CODE, "message": TEXT}, as the scores API. docs/scores.md has every code.
 import { randomBytes } from "node:crypto";
-import { getDatabase } from "@netlify/database";
 import { checkName } from "../../../web/common/names.js";
+import { netlifyDatabase } from "../../database/pool.mjs";
+import { json } from "../scores/answer.mjs";
 import { checkPlayer, playerHash } from "../scores/player.mjs";
 import { checkContentType, checkDate, parseJson, Rejection, readBody } from "../scores/submission.mjs";
 import { BoardFull, FriendsStore, MEMBER_LIMIT } from "./store.mjs";
@@ -26,18 +27,6 @@ const RETRY_AFTER_S = "2";
 /** How often one instance deletes the boards unused for IDLE_DAYS. */
 const PRUNE_EVERY_MS = 3_600_000;
 const ROUTE = /^\/api\/friends(?:\/([^/]+)(\/members)?)?$/;
-
-function json(status, body, cacheControl = "no-store", extraHeaders = {}) {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: {
-      "content-type": "application/json; charset=utf-8",
-      "cache-control": cacheControl,
-      "x-content-type-options": "nosniff",
-      ...extraHeaders,
-    },
-  });
-}
 
 const reject = (status, code, message) => {
   throw new Rejection(status, code, message);
@@ -68,22 +57,15 @@ async function bodyWith(request, fields) {
   return body;
 }
 
-function netlifyDatabase() {
-  let pool = null;
-  return () => {
-    if (!pool) {
-      pool = getDatabase().pool;
-      pool.on?.("error", (error) => console.error(`friends: idle database connection lost: ${error.message}`));
-    }
-    return pool;
-  };
-}
-
 /**
  * A friends' boards handler. `database`: a function returning the db (a pg Pool or PGlite with the migrations
  * applied); Netlify Database's pool when absent. `now`: the clock. `makeCode`: the share code maker (tests).
  */
-export function createFriendsHandler({ database = netlifyDatabase(), now = Date.now, makeCode = newCode } = {}) {
+export function createFriendsHandler({
+  database = netlifyDatabase("friends"),
+  now = Date.now,
+  makeCode = newCode,
+} = {}) {
   let store = null;
   let lastPrune = Number.NEGATIVE_INFINITY;
   const storeNow = () => {

@@ -18,8 +18,9 @@
 // Every win ranks above every loss. Errors: {"error": CODE, "message": TEXT}; nothing is stored on a 4xx; a 503
 // (with Retry-After) stored nothing. docs/scores.md has every code.
 import { createHash } from "node:crypto";
-import { getDatabase } from "@netlify/database";
+import { netlifyDatabase } from "../../database/pool.mjs";
 import { FriendsStore } from "../friends/store.mjs";
+import { json } from "./answer.mjs";
 import { engineLoader } from "./engine.mjs";
 import { nameKey } from "./lookalike.mjs";
 import { checkPlayer, playerHash } from "./player.mjs";
@@ -49,18 +50,6 @@ const POST_CACHE = "no-store";
 const RETRY_AFTER_S = "2";
 /** How often one instance deletes replays past their keeping (store.mjs REPLAY_DAYS). */
 const PRUNE_EVERY_MS = 3_600_000;
-
-function json(status, body, cacheControl, extraHeaders = {}) {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: {
-      "content-type": "application/json; charset=utf-8",
-      "cache-control": cacheControl,
-      "x-content-type-options": "nosniff",
-      ...extraHeaders,
-    },
-  });
-}
 
 function errorResponse(status, code, message, extraHeaders) {
   return json(status, { error: code, message }, "no-store", extraHeaders);
@@ -99,25 +88,14 @@ const CLAIM_REFUSALS = {
 };
 
 /**
- * The production database: Netlify Database's pool, made on first use (a missing database is a 503). An idle
- * connection the server drops is logged, not left to crash the instance; the next query opens another.
- */
-function netlifyDatabase() {
-  let pool = null;
-  return () => {
-    if (!pool) {
-      pool = getDatabase().pool;
-      pool.on?.("error", (error) => console.error(`scores: idle database connection lost: ${error.message}`));
-    }
-    return pool;
-  };
-}
-
-/**
  * A scores handler. `database`: a function returning the db (a pg Pool or PGlite with the migrations applied);
  * Netlify Database's pool when absent. `getEngine`: a promise-returning engine loader. `now`: the clock.
  */
-export function createScoresHandler({ database = netlifyDatabase(), getEngine = sharedEngine, now = Date.now } = {}) {
+export function createScoresHandler({
+  database = netlifyDatabase("scores"),
+  getEngine = sharedEngine,
+  now = Date.now,
+} = {}) {
   let store = null;
   let friends = null;
   let lastPrune = Number.NEGATIVE_INFINITY;

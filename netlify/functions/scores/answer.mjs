@@ -1,0 +1,14 @@
+// The API's answers: JSON with the cache policy the caller names, never sniffed as anything else.
+
+/** A JSON answer with `status`; `cacheControl` defaults to no-store; `extraHeaders` (Retry-After...) are added. */
+export function json(status, body, cacheControl = "no-store", extraHeaders = {}) {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "cache-control": cacheControl,
+      "x-content-type-options": "nosniff",
+      ...extraHeaders,
+    },
+  });
+}
