@@ -47,6 +47,9 @@ def lucky_taps(slaps: int) -> int:
 # Event fields that are times, or follow from the times (a win's score counts its seconds): the
 # game's path leaves them out, so the same game played a millisecond apart is the same path.
 TIME_FIELDS = frozenset({"t", "reaction_ms", "ms", "score"})
+# Events that change nothing at the table (a slap just too late costs nothing): the path leaves them
+# out too, or a free extra tap would make a copy of a game into another entry.
+COSTLESS_EVENTS = frozenset({"late_slap"})
 
 
 @dataclass(frozen=True)
@@ -89,10 +92,14 @@ def actions_sha256(actions: tuple[tuple[int, str], ...]) -> str:
 def game_sha256(seed: int, events: list[dict]) -> str:
     """The SHA-256 (hex) of a game's path: its deal (``seed``) and every event of its stream in
     order (who flipped what, who slapped and how it ended, wrong slaps, piles taken...) with no
-    time in it (``TIME_FIELDS``). The same game with its actions moved by a millisecond has the
+    time in it (``TIME_FIELDS``) and none of the slaps that changed nothing (``COSTLESS_EVENTS``). The same game with its actions moved by a millisecond has the
     same path; another play, or another outcome of a slap, has another."""
     path = [
-        [{key: value for key, value in event.items() if key not in TIME_FIELDS} for event in events]
+        [
+            {key: value for key, value in event.items() if key not in TIME_FIELDS}
+            for event in events
+            if event["type"] not in COSTLESS_EVENTS
+        ]
     ]
     text = json.dumps([seed, path], separators=(",", ":"), sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()

@@ -354,6 +354,25 @@ class TestGameDigest:
         # most single actions can move by 1 ms without changing what happens
         assert len(same) > len(honest["actions"]) // 2
 
+    def test_a_free_late_tap_added_is_the_same_game(self, honest, honest_game):
+        # a slap just after a computer player's valid slap costs nothing: added to a copy, it must
+        # not make the copy another entry
+        events = Replay.from_dict(honest).play().take_events()
+        times = [time_ms for time_ms, _ in honest["actions"]]
+        taken = next(
+            e["t"]
+            for e in events
+            if e["type"] == "slap_won"
+            and e["seat"] != "south"
+            and not any(e["t"] <= t <= e["t"] + 6 for t in times)
+        )
+        actions = sorted([*honest["actions"], [taken + 5, "s"]], key=lambda action: action[0])
+        copy = verdict(dict(honest, actions=actions), DATE, honest_game.outcome.score.total)
+        first = verdict(honest)
+        assert copy["ok"] and copy["actions"] == first["actions"] + 1
+        assert copy["actions_sha256"] != first["actions_sha256"]
+        assert copy["game_sha256"] == first["game_sha256"]
+
     def test_another_path_is_another_game(self, honest):
         first = verdict(honest)
         other = verdict(daily_record(median_ms=420))
