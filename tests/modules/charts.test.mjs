@@ -149,7 +149,7 @@ describe("your last 30 days", () => {
     const chart = historyChart([daily(today, 90, 640)], today);
     assert.equal(chart.bars.length, 1);
     assert.equal(chart.points.length, 1);
-    assert.equal(chart.points[0].y, 0); // the slowest median is the top of its scale
+    assert.equal(chart.points[0].y, chart.plotHeight / 2); // one median sits halfway up
     assert.deepEqual(chart.text, {
       key: "charts.history.summary",
       params: { count: 1, best: 90, bestDate: today, latest: 90, fastest: 640, slowest: 640 },
@@ -171,6 +171,9 @@ describe("your last 30 days", () => {
       chart.runs.map((run) => run.map((point) => point.ms)),
       [[700, 650], [600], [500]],
     );
+    const heights = chart.points.map((point) => point.y);
+    assert.equal(Math.min(...heights), chart.plotHeight * 0.1); // the slowest, 700 ms, highest
+    assert.ok(Math.abs(Math.max(...heights) - chart.plotHeight * 0.9) < 1e-9); // the quickest, 500 ms, lowest
     assert.equal(chart.text.params.fastest, 500);
     assert.equal(chart.text.params.slowest, 700);
   });

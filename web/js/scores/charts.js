@@ -131,6 +131,10 @@ export function historyChart(dailies, today, { rtl = false, size = HISTORY_SIZE 
   const topScore = Math.max(1, ...shown.map((daily) => daily.score));
   const medians = shown.map((daily) => daily.median_ms).filter((ms) => Number.isFinite(ms));
   const slowest = Math.max(1, ...medians);
+  const fastest = medians.length ? Math.min(...medians) : null;
+  // Reactions on their own scale, spread over the plot's middle 80% (slower higher); one value sits halfway.
+  const reactionY = (ms) =>
+    plotHeight * (slowest === fastest ? 0.5 : 0.1 + (0.8 * (slowest - ms)) / (slowest - fastest));
   const centre = (day) => place(day * slot + slot / 2, 0, size.width, rtl);
   const bars = shown.map((daily) => {
     const height = (daily.score / topScore) * plotHeight;
@@ -156,7 +160,7 @@ export function historyChart(dailies, today, { rtl = false, size = HISTORY_SIZE 
       date: daily.date,
       ms: daily.median_ms,
       x: centre(daily.day),
-      y: plotHeight * (1 - daily.median_ms / slowest),
+      y: reactionY(daily.median_ms),
     };
     if (previous === null || daily.day !== previous + 1) runs.push([]);
     runs.at(-1).push(point);
@@ -164,7 +168,6 @@ export function historyChart(dailies, today, { rtl = false, size = HISTORY_SIZE 
   }
   const best = shown.reduce((top, daily) => (daily.score > top.score ? daily : top));
   const latest = shown.at(-1);
-  const fastest = medians.length ? Math.min(...medians) : null;
   const key = medians.length ? "charts.history.summary" : "charts.history.summaryNoReaction";
   return {
     ...size,
