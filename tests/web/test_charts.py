@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from pagedriver import overlaps, switch_language, wait_ready
+from pagedriver import lose_by_wrong_slaps, overlaps, start_from_menu, switch_language, wait_ready
 
 SHOTS = Path(os.environ.get("EWAR_SHOTS", "/tmp/shots")) / "charts"
 PHONE = {"width": 390, "height": 844}
@@ -217,3 +217,34 @@ def test_the_menu_charts_your_last_30_days(chart_page, lang: str) -> None:
         check_layout(page, HISTORY, ["[data-testid=history]", "#language"], f"{lang} {name}")
         shoot(page, HISTORY, f"history-{lang}-{name}")
     page.set_viewport_size(PHONE)
+
+
+def test_after_the_daily_the_result_shows_where_you_stand_and_the_day_is_kept(new_context) -> None:
+    """A real daily played to its end (lost quickly by wrong slaps): the result panel holds the leaderboard with
+    today's distribution under its status, and the history keeps the day for the menu's chart."""
+    context = new_context()
+    context.add_init_script(script="localStorage.setItem('ewar.welcomed', '1');")
+    context.route(BOARD_API, answer_board)
+    page = context.new_page()
+    page.set_viewport_size(PHONE)
+    page.goto("/")
+    wait_ready(page)
+    assert page.is_hidden(HISTORY)  # no daily kept yet: no chart
+    start_from_menu(page, mode="daily")
+    view = lose_by_wrong_slaps(page, tries=400)
+    assert view["over"] and view["result"] is not None
+
+    chart = f"#result {DISTRIBUTION}"
+    page.wait_for_selector(f"{chart} svg")
+    assert page.locator(f"{chart} .chart-bar").count() == len(BARS)
+    assert page.locator(f"{chart} .chart-bar.yours").get_attribute("data-from") == "500"
+    sentence = page.inner_text(f"{chart} figcaption")
+    assert "73%" in sentence, sentence
+    assert page.get_by_role("img", name=sentence).count() == 1
+    check_layout(page, chart, ["#result [data-testid=leaderboard-status]"], "result phone")
+    shoot(page, chart, "distribution-result-phone")
+
+    kept = page.evaluate("JSON.parse(localStorage.getItem('ewar.history')).dailies")
+    assert [(d["date"], d["score"], d["won"]) for d in kept] == [
+        (view["date"], view["result"]["score"], False)
+    ]
