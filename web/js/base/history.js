@@ -1,5 +1,6 @@
 // The player's history, as rules with no storage: games played and won, the best daily, the quickest slap, and
-// the daily streak (days in a row with a daily started). storage.js keeps it in localStorage.
+// the daily streak (days in a row with a daily started), the last dailies played (for the menu's 30-day chart).
+// storage.js keeps it in localStorage.
 
 import { previousDay } from "./deals.js";
 
@@ -11,7 +12,25 @@ export const EMPTY_HISTORY = Object.freeze({
   lastDailyDate: null,
   daily: null,
   bestReaction: null,
+  dailies: [],
 });
+
+/** How many finished dailies the history keeps, newest last: the menu charts the last 30 days. */
+export const KEPT_DAILIES = 30;
+
+/**
+ * The kept dailies with one more ({date, score, won, median_ms}): a date already there is replaced, the list
+ * stays in date order and keeps the newest KEPT_DAILIES. A date not YYYY-MM-DD or a score not an integer is refused.
+ */
+export function withDaily(dailies, entry) {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(String(entry?.date)))
+    throw new RangeError(`daily date ${entry?.date}: not YYYY-MM-DD`);
+  if (!Number.isInteger(entry.score)) throw new RangeError(`daily score ${entry.score}: not an integer`);
+  const median = Number.isFinite(entry.median_ms) ? Math.round(entry.median_ms) : null;
+  const kept = { date: entry.date, score: entry.score, won: Boolean(entry.won), median_ms: median };
+  const others = (Array.isArray(dailies) ? dailies : []).filter((daily) => daily?.date !== entry.date);
+  return [...others, kept].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0)).slice(-KEPT_DAILIES);
+}
 
 /** The streak once the daily of `date` is started: one more after yesterday's, the same again today, else 1. */
 export function streakOn(history, date) {
@@ -37,6 +56,13 @@ export function afterGame(history, result, dailyDate = null) {
   if (best !== null) next.bestReaction = history.bestReaction === null ? best : Math.min(history.bestReaction, best);
   if (dailyDate) {
     next.daily = { date: dailyDate, finished: true, score: result.score, won: result.won };
+    const median = result.stats?.reactions?.median_ms ?? null;
+    next.dailies = withDaily(history.dailies, {
+      date: dailyDate,
+      score: result.score,
+      won: result.won,
+      median_ms: median,
+    });
     next.bestDaily = history.bestDaily === null ? result.score : Math.max(history.bestDaily, result.score);
   }
   return next;

@@ -4,6 +4,7 @@
 
 import { msToNextDaily, parseSeed, todayUtc } from "../base/deals.js";
 import { formatCountdown, formatDate, formatNumber, t } from "../base/i18n.js";
+import { drawHistory } from "../scores/chart-view.js";
 
 const TICK_MS = 1000;
 
@@ -68,6 +69,7 @@ export function createMenu({ events, storage, onStart, onResume, onGiveUp, onSou
       streak: storage.dayStreak(),
       reaction: h.bestReaction,
     });
+    drawHistory($("history-chart"), h.dailies ?? [], todayUtc());
     drawCountdown();
   }
 

@@ -2,6 +2,7 @@
 // text only) and the note when the board shown is not a fresh one.
 
 import { formatClock, formatDateTime, formatDayMonth, formatNumber, t } from "../base/i18n.js";
+import { drawDistribution } from "./chart-view.js";
 
 export const TOP = 50;
 
@@ -58,6 +59,10 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
     testid: "leaderboard-status",
   });
 
+  // Where you stand: the day's scores as a chart, under the status, once the board says them.
+  const chart = element("figure", { id: "lb-distribution", className: "chart", testid: "distribution-chart" });
+  chart.hidden = true;
+
   const tabs = [0, 1].map((index) =>
     element("button", {
       type: "button",
@@ -91,7 +96,7 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
   );
 
   panel.setAttribute("aria-labelledby", ids.title);
-  panel.append(title, nameGroup, status, tablist, board);
+  panel.append(title, nameGroup, status, chart, tablist, board);
 
   submit.addEventListener("click", () => onSubmit(nameInput.value));
   nameInput.addEventListener("keydown", (event) => {
@@ -245,6 +250,11 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
     empty.hidden = rows.length > 0;
   }
 
+  /** The day's score distribution from the board's answer, your bar marked; hidden for null or no distribution. */
+  function drawChart(answer) {
+    drawDistribution(chart, answer);
+  }
+
   function focusName() {
     nameInput.focus();
   }
@@ -270,5 +280,17 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
 
   labels();
   setNameError(null);
-  return { labels, setName, setNameError, setSubmit, setStatus, selectTab, drawTabs, drawBoard, setNote, focusName };
+  return {
+    labels,
+    setName,
+    setNameError,
+    setSubmit,
+    setStatus,
+    selectTab,
+    drawTabs,
+    drawBoard,
+    drawChart,
+    setNote,
+    focusName,
+  };
 }

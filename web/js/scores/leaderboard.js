@@ -225,6 +225,7 @@ export function createLeaderboard({ panel, storage, events }) {
     if (!sameDay) note = t("leaderboard.loading");
     else if (!shown.board) note = t("leaderboard.unavailable");
     view.drawBoard({ date: formatDate(date), board: sameDay ? shown.board : null, queued, note });
+    view.drawChart(sameDay && day === 0 ? shown.board : null); // the chart speaks of today
     view.setNote(sameDay ? shown : { offline: false, failed: false });
   }
 

@@ -1,0 +1,164 @@
+// Draws the charts of charts.js in plain SVG (text content only), each a figure with its sentence as caption:
+// the SVG is role="img" labelled by that sentence, so a screen reader says it where a sighted player reads it.
+
+import { formatDate, formatDayMonth, formatNumber, t } from "../base/i18n.js";
+import { distributionChart, historyChart } from "./charts.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svgElement(tag, attributes = {}) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, String(value));
+  return el;
+}
+
+function htmlElement(tag, className, text = "") {
+  const el = document.createElement(tag);
+  el.className = className;
+  el.textContent = text;
+  return el;
+}
+
+const isRtl = () => document.documentElement.dir === "rtl";
+const round = (value) => Math.round(value * 10) / 10;
+
+/** The frame of a chart: the SVG (drawn left to right: charts.js mirrored the shapes itself) and its sentence. */
+function frame(figure, { title, sentence, legend, width, height }) {
+  const captionId = `${figure.id}-text`;
+  const svg = svgElement("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    role: "img",
+    "aria-labelledby": captionId,
+    direction: "ltr",
+    class: "chart-svg",
+    "data-testid": `${figure.dataset.testid}-svg`,
+  });
+  const heading = htmlElement("p", "chart-title", title);
+  const keys = htmlElement("p", "chart-legend");
+  keys.setAttribute("aria-hidden", "true"); // the sentence says it all
+  for (const [kind, text] of legend) keys.append(htmlElement("span", `chart-key chart-key-${kind}`, text), " ");
+  const caption = htmlElement("figcaption", "chart-text", sentence);
+  caption.id = captionId;
+  caption.dataset.testid = `${figure.dataset.testid}-text`;
+  figure.replaceChildren(heading, svg, keys, caption);
+  return svg;
+}
+
+function axisText(svg, { x, anchor }, text, height) {
+  const label = svgElement("text", { x, y: height - 4, "text-anchor": anchor, class: "chart-axis" });
+  label.textContent = text;
+  svg.append(label);
+}
+
+/** Hides the figure, saying why in the console when the data was malformed. */
+function hide(figure, error = null) {
+  if (error) console.warn("charts: not drawn", error);
+  figure.replaceChildren();
+  figure.hidden = true;
+}
+
+/**
+ * The day's distribution in `figure` from the board's answer ({distribution, you}); hidden when there is none.
+ */
+export function drawDistribution(figure, board) {
+  let chart;
+  try {
+    chart = distributionChart(board?.distribution ?? null, board?.you ?? null, { rtl: isRtl() });
+  } catch (error) {
+    hide(figure, error);
+    return;
+  }
+  if (!chart) {
+    hide(figure);
+    return;
+  }
+  const svg = frame(figure, {
+    title: t("charts.distribution.title"),
+    sentence: t(chart.text.key, chart.text.params),
+    legend: [
+      ["won", t("charts.legend.won")],
+      ["lost", t("charts.legend.lost")],
+      ...(chart.bars.some((bar) => bar.yours) ? [["you", t("charts.legend.you")]] : []),
+    ],
+    width: chart.width,
+    height: chart.height,
+  });
+  for (const bar of chart.bars) {
+    const group = svgElement("g", { class: bar.yours ? "chart-bar yours" : "chart-bar", "data-from": bar.from });
+    if (bar.lossesHeight > 0) {
+      const attrs = {
+        x: round(bar.x),
+        y: round(bar.lossesY),
+        width: round(bar.width),
+        height: round(bar.lossesHeight),
+      };
+      group.append(svgElement("rect", { ...attrs, class: "chart-lost" }));
+    }
+    if (bar.winsHeight > 0) {
+      const attrs = { x: round(bar.x), y: round(bar.winsY), width: round(bar.width), height: round(bar.winsHeight) };
+      group.append(svgElement("rect", { ...attrs, class: "chart-won" }));
+    }
+    if (bar.yours) {
+      const middle = round(bar.x + bar.width / 2);
+      group.append(svgElement("line", { x1: middle, x2: middle, y1: 0, y2: chart.plotHeight, class: "chart-you" }));
+    }
+    svg.append(group);
+  }
+  svg.append(
+    svgElement("line", { x1: 0, x2: chart.width, y1: chart.plotHeight, y2: chart.plotHeight, class: "chart-base" }),
+  );
+  for (const label of chart.labels) axisText(svg, label, formatNumber(label.value), chart.height);
+  figure.hidden = false;
+}
+
+/** The player's last 30 dailies (history.js) up to `today` in `figure`; hidden when none falls in them. */
+export function drawHistory(figure, dailies, today) {
+  let chart;
+  try {
+    chart = historyChart(dailies, today, { rtl: isRtl() });
+  } catch (error) {
+    hide(figure, error);
+    return;
+  }
+  if (!chart) {
+    hide(figure);
+    return;
+  }
+  const params = { ...chart.text.params, bestDate: formatDayMonth(chart.text.params.bestDate) };
+  const svg = frame(figure, {
+    title: t("charts.history.title"),
+    sentence: t(chart.text.key, params),
+    legend: [
+      ["score", t("charts.legend.score")],
+      ...(chart.points.length ? [["reaction", t("charts.legend.reaction")]] : []),
+    ],
+    width: chart.width,
+    height: chart.height,
+  });
+  for (const bar of chart.bars) {
+    const rect = svgElement("rect", {
+      x: round(bar.x),
+      y: round(bar.y),
+      width: round(bar.width),
+      height: round(Math.max(bar.height, 1)),
+      class: bar.won ? "chart-day chart-won" : "chart-day chart-lost",
+      "data-date": bar.date,
+    });
+    const tip = svgElement("title");
+    tip.textContent = `${formatDate(bar.date)}: ${formatNumber(bar.score)}`;
+    rect.append(tip);
+    svg.append(rect);
+  }
+  svg.append(
+    svgElement("line", { x1: 0, x2: chart.width, y1: chart.plotHeight, y2: chart.plotHeight, class: "chart-base" }),
+  );
+  for (const run of chart.runs) {
+    const points = run.map((point) => `${round(point.x)},${round(point.y)}`).join(" ");
+    if (run.length > 1) svg.append(svgElement("polyline", { points, class: "chart-reaction" }));
+  }
+  for (const point of chart.points) {
+    svg.append(svgElement("circle", { cx: round(point.x), cy: round(point.y), r: 2.5, class: "chart-reaction-point" }));
+  }
+  for (const label of chart.labels) axisText(svg, label, formatDayMonth(label.date), chart.height);
+  figure.hidden = false;
+}
