@@ -90,7 +90,7 @@ export function createLeaderboard({ panel, storage, events }) {
   // ---- Sending
 
   async function queue(draft, name) {
-    const rec = recordAfter(draft, { type: "queue", name, at: Date.now() });
+    const rec = recordAfter(draft, { type: "queue", name, at: Date.now(), player: storage.playerId() });
     saveRecord(rec);
     await enqueue(submissionOf(rec));
     requestBackgroundSync();
