@@ -59,7 +59,7 @@ describe("the joined boards", () => {
 
 describe("refusals in words", () => {
   test("the server's codes each have their message", () => {
-    assert.equal(refusalKey({ status: 400, body: { error: "invalid_name" } }), "friends.errorName");
+    assert.equal(refusalKey({ status: 400, body: { error: "invalid_name" } }), "leaderboard.nameInvalid");
     assert.equal(refusalKey({ status: 404, body: { error: "not_found" } }), "friends.errorNotFound");
     assert.equal(refusalKey({ status: 409, body: { error: "board_full" } }), "friends.errorFull");
     assert.equal(refusalKey({ status: 429, body: { error: "rate_limited" } }), "friends.errorBusy");

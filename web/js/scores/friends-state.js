@@ -50,7 +50,7 @@ export function afterLeave(boards, code) {
 }
 
 const REFUSALS = {
-  invalid_name: "friends.errorName",
+  invalid_name: "leaderboard.nameInvalid", // the same rule as a player's name
   not_found: "friends.errorNotFound",
   invalid_code: "friends.errorNotFound",
   board_full: "friends.errorFull",
