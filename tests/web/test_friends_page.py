@@ -218,3 +218,16 @@ def test_the_panel_refuses_a_bad_name_in_words_and_is_drawn_without_overlap(
             assert not overlaps(box, other), (box, other)
     if language == "en":
         page.screenshot(path=str(tmp_path / f"friends-panel-{size}.png"))
+
+
+def test_a_daily_share_link_opens_that_days_board(new_context) -> None:
+    yesterday = (
+        datetime.fromisoformat(today())
+        .date()
+        .fromordinal(datetime.fromisoformat(today()).date().toordinal() - 1)
+    )
+    page = open_page(new_context, f"/?lang=en&board={yesterday.isoformat()}", "phone")
+    wait_for(
+        page, "document.querySelector('[data-testid=leaderboard-tab-1]').ariaSelected === 'true'"
+    )
+    assert page.get_attribute("[data-testid=leaderboard-tab-0]", "aria-selected") == "false"
