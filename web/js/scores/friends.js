@@ -302,8 +302,8 @@ export function createFriends({ panel, storage, events, shareText, base }) {
       render();
     });
     events.on("leaderboard-changed", loadBoard);
-    events.on("state", ({ panel: shownPanel }) => {
-      if (shownPanel === "menu") loadBoard();
+    events.on("state", ({ panel: shownPanel, previous }) => {
+      if (shownPanel === "menu" && previous?.panel !== "menu") loadBoard(); // back in the menu: fresh ranks
     });
     render();
     const asked = linkRequest(search);
