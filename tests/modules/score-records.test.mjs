@@ -29,6 +29,18 @@ describe("a finished daily", () => {
   });
 });
 
+describe("a daily sent with the device's player id", () => {
+  test("carries the player into the outbox, so its friends' boards count it", () => {
+    const rec = recordAfter(draft(), { type: "queue", name: "Ana", at: 2_000, player: "p".repeat(32) });
+    assert.equal(rec.player, "p".repeat(32));
+    assert.equal(submissionOf(rec).player, "p".repeat(32));
+  });
+
+  test("without one, the submission has no player field at all", () => {
+    assert.equal("player" in submissionOf(queued()), false);
+  });
+});
+
 describe("the server's answer", () => {
   test("a kept score is sent, with the name as the server wrote it, its rank, and no replay any more", () => {
     const rec = answered(true, 201, { name: "ana", rank: 3, total: 40 });

@@ -159,7 +159,9 @@ def test_a_finished_daily_is_sent_and_you_are_on_the_board(
     # What went out: the client-made id, the name, the engine's score and its own replay record.
     assert len(posts) == 1
     sent = posts[0].post_data_json
-    assert set(sent) == {"id", "name", "date", "score", "replay"}
+    assert set(sent) == {"id", "name", "date", "score", "replay", "player"}
+    assert re.fullmatch(r"[A-Za-z0-9_-]{32}", sent["player"])
+    assert sent["player"] == page.evaluate("localStorage.getItem('ewar.player')")
     assert sent["id"] == record["id"] and sent["name"] == name and sent["date"] == date
     assert sent["score"] == score
     assert sent["replay"] == json.loads(page.evaluate("window.ewar.replay()"))

@@ -27,7 +27,8 @@ def check_text(text: str, view: dict, server_url: str) -> None:
     )
     assert f"wrong slaps {view['wrong_slaps']}" in lines[1]
     assert re.fullmatch(r"[🟩🟨🟧🟥]{10}🏳️", lines[2]), lines[2]
-    assert lines[3] == server_url.rstrip("/") + "/"  # the address, without ?lang=
+    # the link to the day's board, without ?lang=
+    assert lines[3] == server_url.rstrip("/") + "/?board=" + view["date"]
 
 
 def test_share_copies_to_the_clipboard_and_says_so(new_context, server_url) -> None:

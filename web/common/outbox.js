@@ -1,6 +1,7 @@
 // The daily-score outbox: submissions wait in IndexedDB until the server has answered them (no DOM: the service worker imports it too).
 //
-// enqueue(submission)  keeps {id, name, date, score, replay} (one entry per id: enqueuing it again changes nothing)
+// enqueue(submission)  keeps {id, name, date, score, replay} and the optional player (the device's id, which puts
+//                      the score on its friends' boards) (one entry per id: enqueuing it again changes nothing)
 // pending()            the submissions still waiting, oldest first
 // flush(fetchImpl)     POSTs each; an entry leaves the outbox only once the server answered 2xx or 4xx
 //                      (the answer is kept, see answerFor); a 429, a 5xx or a network error keeps it for a
@@ -19,6 +20,7 @@ const DB_VERSION = 1;
 const OUTBOX = "outbox";
 const ANSWERS = "answers";
 const FIELDS = ["id", "name", "date", "score", "replay"];
+const OPTIONAL_FIELDS = ["player"];
 const KEEP_ANSWERS_MS = 3 * 86_400_000;
 const LOCK_NAME = "ewar-scores-flush";
 
@@ -123,7 +125,8 @@ function memoryStore() {
 }
 
 function body(submission) {
-  return Object.fromEntries(FIELDS.map((field) => [field, submission[field]]));
+  const present = OPTIONAL_FIELDS.filter((field) => submission[field] !== undefined && submission[field] !== null);
+  return Object.fromEntries([...FIELDS, ...present].map((field) => [field, submission[field]]));
 }
 
 /** Queues a submission; false when one with this id is already waiting (it is kept as it was). */

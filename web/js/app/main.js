@@ -15,6 +15,8 @@ import { createLoadingPanel } from "../panels/loading.js";
 import { createMenu } from "../panels/menu.js";
 import { showPanels } from "../panels/overlays.js";
 import { createResultPanel } from "../panels/result.js";
+import { pageAddress, share } from "../panels/share.js";
+import { createFriends } from "../scores/friends.js";
 import { createLeaderboard } from "../scores/leaderboard.js";
 import { createActuator } from "../table/actuator.js";
 import { createAnnouncer } from "../table/announcer.js";
@@ -63,6 +65,7 @@ async function boot() {
   events.on("language", help.relabel);
   const result = createResultPanel({ events });
   createLeaderboard({ panel: $("leaderboard"), storage, events }).start();
+  createFriends({ panel: $("friends"), storage, events, shareText: share, base: pageAddress() }).start();
   startOffline({ events, banner: createUpdateBanner({ element: $("update-banner"), events }) });
 
   // The engine.

@@ -11,6 +11,9 @@ const KEY_LOAD_PATH = "ewar.load"; // "snapshot" | "micropip" | "auto": forces t
 const KEY_SNAPSHOT_SEEN = "ewar.snapshotLoaded"; // sha256 of the last memory snapshot this browser loaded
 const KEY_RUNNING = "ewar.game"; // the game on the table: {replay, clock, about, timeline, savedAt}
 const KEY_WELCOMED = "ewar.welcomed"; // set once the first visit's welcome was shown
+const KEY_PLAYER = "ewar.player"; // this device's random player id, sent with its dailies (friends' boards)
+const KEY_FRIENDS = "ewar.friends"; // the friends' boards this device joined: [{code, name}]
+const PLAYER_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
 export const DEFAULT_SETTINGS = Object.freeze({
   speed: "normal",
@@ -166,6 +169,29 @@ export function createStorage(backend = sharedBackend()) {
   const welcomed = () => readText(backend, KEY_WELCOMED) !== null;
   const rememberWelcome = () => writeText(backend, KEY_WELCOMED, "1");
 
+  /** This device's player id: 32 random base64url characters, made once (crypto.getRandomValues) and kept. */
+  function playerId() {
+    const kept = readText(backend, KEY_PLAYER);
+    if (kept && PLAYER_PATTERN.test(kept)) return kept;
+    const made = randomId(24);
+    writeText(backend, KEY_PLAYER, made);
+    return made;
+  }
+
+  /** The friends' boards this device joined, oldest first: [{code, name}]. */
+  function friendsBoards() {
+    try {
+      const list = JSON.parse(readText(backend, KEY_FRIENDS) ?? "[]");
+      return Array.isArray(list) ? list.filter((b) => typeof b?.code === "string" && typeof b?.name === "string") : [];
+    } catch {
+      return [];
+    }
+  }
+
+  function saveFriendsBoards(list) {
+    writeJson(backend, KEY_FRIENDS, list);
+  }
+
   const snapshotSeen = () => readText(backend, KEY_SNAPSHOT_SEEN);
   const rememberSnapshot = (sha256) => writeText(backend, KEY_SNAPSHOT_SEEN, sha256);
 
@@ -188,9 +214,21 @@ export function createStorage(backend = sharedBackend()) {
     keptBoard,
     keepBoard,
     forcedLoadPath,
+    playerId,
+    friendsBoards,
+    saveFriendsBoards,
     snapshotSeen,
     rememberSnapshot,
   };
+}
+
+/** `bytes` random bytes as base64url without padding. */
+function randomId(bytes) {
+  const random = crypto.getRandomValues(new Uint8Array(bytes));
+  return btoa(String.fromCharCode(...random))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 function onlyDates(byDate, dates) {

@@ -1,8 +1,9 @@
 // A finished daily, shared: a short text in the player's language (the date, won or lost, score, time, wrong
-// slaps, a one-line picture of the game and the page's address), sent through the system's share sheet where
+// slaps, a one-line picture of the game and the link to that day's board), sent through the system's share sheet where
 // there is one, else copied to the clipboard.
 
 import { formatClock, formatDate, formatNumber, t } from "../base/i18n.js";
+import { dayLink } from "../scores/friends-state.js";
 
 const PICTURE_CELLS = 10;
 
@@ -40,8 +41,11 @@ export function pageAddress(location = globalThis.location) {
   return `${location.origin}${location.pathname}`;
 }
 
-/** The text shared after a daily: view is the finished game's, timeline as for gamePicture. */
-export function shareText(view, timeline, address = pageAddress()) {
+/**
+ * The text shared after a daily: view is the finished game's, timeline as for gamePicture; its link opens the
+ * board of the day (?board=<date>).
+ */
+export function shareText(view, timeline, address = dayLink(pageAddress(), view.date)) {
   const result = view.result;
   const line = t(result.won ? "share.won" : "share.lost", {
     score: formatNumber(result.score),

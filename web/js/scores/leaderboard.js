@@ -10,6 +10,7 @@ import { retryDelay } from "../../common/retry-policy.js";
 import { previousDay, todayUtc } from "../base/deals.js";
 import { formatDate, t } from "../base/i18n.js";
 import { fetchBoard } from "./board-api.js";
+import { linkRequest } from "./friends-state.js";
 import { createLeaderboardView } from "./leaderboard-view.js";
 import { awaitsName, draftRecord, recordAfter, statusOf, submissionOf } from "./records.js";
 
@@ -90,7 +91,7 @@ export function createLeaderboard({ panel, storage, events }) {
   // ---- Sending
 
   async function queue(draft, name) {
-    const rec = recordAfter(draft, { type: "queue", name, at: Date.now() });
+    const rec = recordAfter(draft, { type: "queue", name, at: Date.now(), player: storage.playerId() });
     saveRecord(rec);
     await enqueue(submissionOf(rec));
     requestBackgroundSync();
@@ -273,9 +274,17 @@ export function createLeaderboard({ panel, storage, events }) {
     }
   }
 
-  /** Builds the panel, sends whatever waits in the outbox and listens for the network coming back. */
-  function start() {
+  /**
+   * Builds the panel, sends whatever waits in the outbox and listens for the network coming back. A daily's
+   * share link (?board=<date>) opens the board of that day, when it is today or yesterday.
+   */
+  function start(search = location.search) {
     panel.hidden = false;
+    const asked = linkRequest(search).board;
+    if (asked && dates().includes(asked)) {
+      day = dates().indexOf(asked);
+      panel.scrollIntoView({ block: "start" });
+    }
     view.setName(nickname(), { force: true });
     render();
     events.on("state", followPanels);

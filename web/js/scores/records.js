@@ -37,18 +37,20 @@ export function awaitsName(rec) {
 
 /** What goes into the outbox for a record. */
 export function submissionOf(rec) {
-  return { id: rec.id, name: rec.name, date: rec.date, score: rec.score, replay: rec.replay };
+  const submission = { id: rec.id, name: rec.name, date: rec.date, score: rec.score, replay: rec.replay };
+  return rec.player ? { ...submission, player: rec.player } : submission;
 }
 
 /**
- * The record after an event: {type: "queue", name, at} sends it under a name (from a draft, or again after a
- * refusal); {type: "answer", answer} settles a queued one with the outbox's answer ({ok, status, body}). Any
+ * The record after an event: {type: "queue", name, at, player?} sends it under a name (from a draft, or again
+ * after a refusal), with the device's player id when given (its friends' boards count it); {type: "answer", answer} settles a queued one with the outbox's answer ({ok, status, body}). Any
  * other step throws: a sent score is never sent again, and only a queued one has an answer to wait for.
  */
 export function recordAfter(rec, event) {
   if (event.type === "queue") {
     if (rec.state !== "draft" && rec.state !== "refused") throw new Error(`a ${rec.state} score is not sent again`);
-    return { ...rec, name: event.name, state: "queued", queuedAt: event.at, error: null };
+    const queued = { ...rec, name: event.name, state: "queued", queuedAt: event.at, error: null };
+    return event.player ? { ...queued, player: event.player } : queued;
   }
   if (event.type === "answer") {
     if (rec.state !== "queued") throw new Error(`a ${rec.state} score has no answer to wait for`);

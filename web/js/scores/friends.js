@@ -1,0 +1,322 @@
+// Friends' boards on the page: create one (its name checked by the name rules before it is sent), share its
+// link, join the board a link names (?friends=<code>) on this device, leave one, and see each board's ranking
+// for today or yesterday. What is decided lives in friends-state.js; the API is /api/friends (docs/scores.md).
+
+import { checkName } from "../../common/names.js";
+import { previousDay, todayUtc } from "../base/deals.js";
+import { formatClock, formatDayMonth, formatNumber, t } from "../base/i18n.js";
+import { fetchBoard } from "./board-api.js";
+import { afterJoin, afterLeave, friendsLink, linkRequest, refusalKey } from "./friends-state.js";
+
+const ENDPOINT = "/api/friends";
+
+function element(tag, props = {}, children = []) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === "testid") el.dataset.testid = value;
+    else if (key === "className") el.className = value;
+    else if (key === "text") el.textContent = value;
+    else el.setAttribute(key, value);
+  }
+  el.append(...children);
+  return el;
+}
+
+/** One write to the API: {ok, status, body} as answered, or {offline: true} when nothing answered. */
+async function send(method, url, payload) {
+  let response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(payload),
+      cache: "no-store",
+      credentials: "same-origin",
+    });
+  } catch {
+    return { ok: false, offline: true, status: 0, body: null };
+  }
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    // Not JSON: the status says enough.
+  }
+  return { ok: response.ok, offline: false, status: response.status, body };
+}
+
+/**
+ * panel: the menu's #friends element; storage: the page's storage (player id, joined boards); events: the
+ * app's emitter (language, settled scores); shareText(text): the page's share-or-copy (panels/share.js), which
+ * resolves to "shared", "copied", "cancelled" or "failed"; base: the page's address without a query.
+ */
+export function createFriends({ panel, storage, events, shareText, base }) {
+  let selected = null; // the code of the board shown
+  let day = 0; // 0: today, 1: yesterday
+  let shown = { code: null, date: null, board: null, failed: false };
+
+  const dates = () => {
+    const today = todayUtc();
+    return [today, previousDay(today)];
+  };
+
+  // ---- The panel's parts, built once; words come from labels()
+
+  const title = element("h3", { id: "fr-title" });
+  const nameInput = element("input", {
+    id: "fr-name",
+    type: "text",
+    testid: "friends-name",
+    spellcheck: "false",
+    maxlength: "40",
+    enterkeyhint: "done",
+    "aria-describedby": "fr-error",
+  });
+  const create = element("button", { type: "button", className: "lb-submit", testid: "friends-create" });
+  const nameLabel = element("label", { for: "fr-name" });
+  const error = element("p", { id: "fr-error", className: "lb-error", role: "alert", testid: "friends-error" });
+  const status = element("p", { className: "lb-status", role: "status", testid: "friends-status" });
+  const listTitle = element("h4", { className: "fr-list-title" });
+  const list = element("ul", { className: "fr-list", testid: "friends-list" });
+  const none = element("p", { className: "lb-empty", testid: "friends-none" });
+  const boardTitle = element("h4", { className: "fr-board-title", testid: "friends-board-title" });
+  const link = element("input", { type: "text", readonly: "", className: "fr-link", testid: "friends-link" });
+  const shareButton = element("button", { type: "button", className: "share", testid: "friends-share" });
+  const tabs = [0, 1].map((index) =>
+    element("button", {
+      type: "button",
+      className: "lb-tab",
+      "aria-pressed": "false",
+      testid: `friends-tab-${index}`,
+    }),
+  );
+  const headRow = element("tr");
+  const body = element("tbody");
+  const table = element("table", { className: "lb-table", testid: "friends-board" }, [
+    element("thead", {}, [headRow]),
+    body,
+  ]);
+  const empty = element("p", { className: "lb-empty", testid: "friends-empty" });
+  const boardPart = element("div", { className: "fr-board" }, [
+    boardTitle,
+    element("div", { className: "fr-link-row" }, [link, shareButton]),
+    element("div", { className: "lb-tabs" }, tabs),
+    table,
+    empty,
+  ]);
+  panel.replaceChildren(
+    title,
+    element("div", { className: "lb-name" }, [
+      nameLabel,
+      element("div", { className: "lb-name-row" }, [nameInput, create]),
+      error,
+    ]),
+    status,
+    listTitle,
+    none,
+    list,
+    boardPart,
+  );
+  panel.setAttribute("aria-labelledby", "fr-title");
+
+  function labels() {
+    title.textContent = t("friends.title");
+    nameLabel.textContent = t("friends.nameLabel");
+    create.textContent = t("friends.create");
+    listTitle.textContent = t("friends.yours");
+    none.textContent = t("friends.none");
+    shareButton.textContent = t("friends.share");
+    link.setAttribute("aria-label", t("friends.linkLabel"));
+    headRow.replaceChildren(
+      ...["rank", "name", "score", "time"].map((key) =>
+        element("th", { scope: "col", className: `lb-col-${key}`, text: t(`leaderboard.column.${key}`) }),
+      ),
+    );
+  }
+
+  const say = (text, state = "") => {
+    status.textContent = text;
+    status.dataset.state = state;
+  };
+
+  // ---- Drawing
+
+  function drawList() {
+    const boards = storage.friendsBoards();
+    none.hidden = boards.length > 0;
+    list.replaceChildren(
+      ...boards.map((board) => {
+        const show = element("button", { type: "button", className: "fr-show", testid: "friends-show" });
+        show.textContent = board.name; // a name is text, never HTML
+        show.setAttribute("aria-pressed", String(board.code === selected));
+        show.addEventListener("click", () => select(board.code));
+        const leaveButton = element("button", { type: "button", className: "fr-leave", testid: "friends-leave" });
+        leaveButton.textContent = t("friends.leave");
+        leaveButton.setAttribute("aria-label", t("friends.leaveLabel", { name: board.name }));
+        leaveButton.addEventListener("click", () => leave(board));
+        return element("li", { "data-code": board.code, testid: "friends-item" }, [show, leaveButton]);
+      }),
+    );
+  }
+
+  function drawBoard() {
+    const board = storage.friendsBoards().find((b) => b.code === selected);
+    boardPart.hidden = !board;
+    if (!board) return;
+    boardTitle.textContent = board.name;
+    link.value = friendsLink(base, board.code);
+    for (const [index, key] of ["leaderboard.today", "leaderboard.yesterday"].entries()) {
+      tabs[index].textContent = t("leaderboard.tab", { day: t(key), date: formatDayMonth(dates()[index]) });
+      tabs[index].setAttribute("aria-pressed", String(index === day));
+    }
+    const current = shown.code === selected && shown.date === dates()[day] ? shown : null;
+    const entries = current?.board?.entries ?? [];
+    body.replaceChildren(
+      ...entries.map((entry) =>
+        element("tr", { testid: "friends-row", "data-rank": String(entry.rank) }, [
+          element("td", { className: "lb-col-rank", text: formatNumber(entry.rank) }),
+          element("th", { scope: "row", className: "lb-col-name" }, [
+            element("span", { className: "lb-name-text", text: entry.name }),
+          ]),
+          element("td", { className: "lb-col-score", text: formatNumber(entry.score) }),
+          element("td", { className: "lb-col-time", text: formatClock(entry.duration_ms) }),
+        ]),
+      ),
+    );
+    table.hidden = entries.length === 0;
+    empty.hidden = entries.length > 0;
+    if (!current) empty.textContent = t("leaderboard.loading");
+    else if (current.failed) empty.textContent = t("friends.unavailable");
+    else empty.textContent = t("friends.empty");
+  }
+
+  function render() {
+    drawList();
+    drawBoard();
+  }
+
+  // ---- The API
+
+  async function loadBoard() {
+    const code = selected;
+    const date = dates()[day];
+    if (!code) return;
+    const answer = await fetchBoard(`${ENDPOINT}/${code}?${new URLSearchParams({ date })}`);
+    if (selected !== code || dates()[day] !== date) return; // switched meanwhile
+    shown = { code, date, board: answer.board, failed: !answer.board };
+    drawBoard();
+  }
+
+  function select(code) {
+    selected = code;
+    render();
+    loadBoard();
+  }
+
+  async function createBoard() {
+    const checked = checkName(nameInput.value);
+    if (!checked.ok) {
+      error.textContent = t("leaderboard.nameInvalid");
+      nameInput.focus();
+      return;
+    }
+    error.textContent = "";
+    create.disabled = true;
+    const answer = await send("POST", ENDPOINT, { name: checked.name, player: storage.playerId() });
+    create.disabled = false;
+    if (!answer.ok) {
+      error.textContent = t(refusalKey(answer));
+      return;
+    }
+    storage.saveFriendsBoards(afterJoin(storage.friendsBoards(), answer.body));
+    nameInput.value = "";
+    say(t("friends.created", { name: answer.body.name }), "created");
+    select(answer.body.code);
+  }
+
+  async function join(code) {
+    say(t("friends.joining"), "busy");
+    const answer = await send("PUT", `${ENDPOINT}/${code}/members`, { player: storage.playerId() });
+    if (!answer.ok) {
+      say(t(refusalKey(answer)), "refused");
+      return;
+    }
+    storage.saveFriendsBoards(afterJoin(storage.friendsBoards(), answer.body));
+    say(t(answer.body.joined ? "friends.joined" : "friends.already", { name: answer.body.name }), "joined");
+    select(code);
+  }
+
+  async function leave(board) {
+    const answer = await send("DELETE", `${ENDPOINT}/${board.code}/members`, { player: storage.playerId() });
+    // not_found: this device is no member there any more (or the board is gone): off the list all the same.
+    if (!answer.ok && answer.body?.error !== "not_found") {
+      say(t(refusalKey(answer)), "refused");
+      return;
+    }
+    storage.saveFriendsBoards(afterLeave(storage.friendsBoards(), board.code));
+    if (selected === board.code) selected = storage.friendsBoards()[0]?.code ?? null;
+    say(t("friends.left", { name: board.name }), "left");
+    render();
+    loadBoard();
+  }
+
+  async function shareLink() {
+    const board = storage.friendsBoards().find((b) => b.code === selected);
+    if (!board) return;
+    const address = friendsLink(base, board.code);
+    const outcome = await shareText(t("friends.shareText", { name: board.name, link: address }));
+    if (outcome === "copied") say(t("friends.copied"), "copied");
+    else if (outcome === "shared") say(t("share.shared"), "copied");
+    else if (outcome === "failed") {
+      say(t("friends.copyYourself"), "failed");
+      link.select();
+    }
+  }
+
+  // ---- Entry point
+
+  /** Builds the panel, and joins the board the page's address names (?friends=<code>), if any. */
+  function start(search = location.search) {
+    panel.hidden = false;
+    labels();
+    selected = storage.friendsBoards()[0]?.code ?? null;
+    create.addEventListener("click", createBoard);
+    nameInput.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter") return;
+      event.preventDefault(); // Enter here creates the board; it does not deal a game
+      createBoard();
+    });
+    nameInput.addEventListener("input", () => {
+      error.textContent = "";
+    });
+    shareButton.addEventListener("click", shareLink);
+    for (const [index, tab] of tabs.entries()) {
+      tab.addEventListener("click", () => {
+        day = index;
+        drawBoard();
+        loadBoard();
+      });
+    }
+    events.on("language", () => {
+      labels();
+      render();
+    });
+    events.on("leaderboard-changed", loadBoard);
+    events.on("state", ({ panel: shownPanel, previous }) => {
+      if (shownPanel === "menu" && previous?.panel !== "menu") loadBoard(); // back in the menu: fresh ranks
+    });
+    render();
+    const asked = linkRequest(search);
+    if (asked.friends) {
+      panel.scrollIntoView({ block: "start" });
+      join(asked.friends).catch((err) => console.warn("friends:", err));
+    } else if (asked.badCode) {
+      say(t("friends.errorNotFound"), "refused");
+      panel.scrollIntoView({ block: "start" });
+    } else {
+      loadBoard();
+    }
+  }
+
+  return { start };
+}
