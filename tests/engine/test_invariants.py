@@ -30,6 +30,9 @@ def check(table: Table) -> None:
     if table.winner is not None:
         assert len(table.packs[table.winner]) == table.total
         return
+    if all(table.eliminated):  # the last seat slapped itself out: the game is over, nobody plays
+        assert table.turn is None and table.collector is None
+        return
     # never stuck: someone flips, or the pile waits for its taker
     assert (table.turn is None) != (table.collector is None)
     if table.turn is not None:
