@@ -66,8 +66,15 @@ function readOptions(argv) {
       log: { type: "boolean", default: false },
       // The browser tests post many games from one client within minutes, past the posting limit.
       "no-rate-limit": { type: "boolean", default: false },
+      // The tests' API runs its clock this far ahead, so a game of today always fits in the day so far,
+      // whatever the hour the tests run (the judge refuses a daily longer than its UTC day had run).
+      "api-clock-ahead-ms": { type: "string", default: "0" },
     },
   });
+  const clockAheadMs = Number(values["api-clock-ahead-ms"]);
+  if (!Number.isInteger(clockAheadMs) || clockAheadMs < 0 || clockAheadMs >= 86_400_000) {
+    throw new Error(`--api-clock-ahead-ms must be whole ms from 0 to under a day, not ${values["api-clock-ahead-ms"]}`);
+  }
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`--port must be 0..65535, not ${values.port}`);
@@ -81,6 +88,7 @@ function readOptions(argv) {
     apiModule: path.resolve(values["api-module"]),
     log: values.log,
     rateLimit: !values["no-rate-limit"],
+    clockAheadMs,
   };
 }
 
@@ -209,7 +217,8 @@ async function loadApi(options) {
     return null;
   }
   const { startLocalApi } = await import(pathToFileURL(options.apiModule).href);
-  return startLocalApi({ dataDir: options.dataDir, rateLimit: options.rateLimit });
+  const now = options.clockAheadMs ? () => Date.now() + options.clockAheadMs : undefined;
+  return startLocalApi({ dataDir: options.dataDir, rateLimit: options.rateLimit, now });
 }
 
 function isApiPath(rawPath) {

@@ -34,15 +34,22 @@ def build_info(dist_dir: Path) -> dict:
     return json.loads((dist_dir / "build-info.json").read_text())
 
 
+API_CLOCK_AHEAD_MS = 12 * 60 * 60 * 1000
+
+
 @pytest.fixture(scope="session")
 def server_url(
     build_module: ModuleType, dist_dir: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:
     """http://127.0.0.1:PORT/ of tools/devserver.mjs over dist/, scores kept in a temp folder. Without
     the posting rate limit (10 in 3 minutes): these tests post many games from one client; the page's
-    handling of a 429 is tested with the server's answer stubbed (test_honest_messages.py)."""
+    handling of a 429 is tested with the server's answer stubbed (test_honest_messages.py). Its API's clock
+    runs half a day ahead, so today's dailies the tests send always fit in the day so far (the judge's
+    real-time rule), at any hour the suite runs: today is then the API's today or its yesterday, both open."""
     data_dir = tmp_path_factory.mktemp("board")
-    server = build_module.DevServer(dist_dir, data_dir=data_dir, rate_limit=False)
+    server = build_module.DevServer(
+        dist_dir, data_dir=data_dir, rate_limit=False, api_clock_ahead_ms=API_CLOCK_AHEAD_MS
+    )
     try:
         url = server.start()
     except build_module.BuildError as error:

@@ -22,13 +22,19 @@ def table_opacity(page) -> str:
     return page.evaluate("getComputedStyle(document.getElementById('table')).opacity")
 
 
+def wait_for_your_turn(page) -> None:
+    """Lets the CPUs play, 50 ms at a time, until it is your turn (10 s of game time at most)."""
+    for _ in range(200):
+        if view_of(page)["your_turn"]:
+            return
+        advance(page, 50)
+    raise AssertionError("your turn did not come in 10 s of game time")
+
+
 def play_a_little(page, flips: int = 4) -> dict:
     """Flips on your turns and lets the CPUs play, for a few seconds of game time; the last view."""
     for _ in range(flips):
-        for _ in range(200):
-            if view_of(page)["your_turn"]:
-                break
-            advance(page, 50)
+        wait_for_your_turn(page)
         page.keyboard.press("Enter")
         advance(page, 300)
     return view_of(page)
@@ -106,8 +112,12 @@ def test_a_reload_mid_daily_brings_the_same_game_back_paused(page) -> None:
     wait_ready(page)
     first = start_from_menu(page, mode="daily")
     assert first["mode"] == "daily"
-    play_a_little(page, flips=3)
-    advance(page, 20)  # the save after the last action
+    play_a_little(page, flips=2)
+    # the last thing done is your flip, then nothing for 20 ms (no computer player acts that soon after
+    # it): the game saved after that flip is the game on the table, to the millisecond
+    wait_for_your_turn(page)
+    page.keyboard.press("Enter")
+    advance(page, 20)
     saved = page.evaluate("JSON.parse(localStorage.getItem('ewar.game'))")
     assert saved["clock"] == view_of(page)["clock"] > 0
     assert saved["about"]["scored"] is True

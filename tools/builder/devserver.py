@@ -23,6 +23,7 @@ def devserver_command(
     data_dir: Path | None = None,
     api_module: Path | None = None,
     rate_limit: bool = True,
+    api_clock_ahead_ms: int = 0,
 ) -> list[str]:
     command = [str(project_node(ROOT)), str(ROOT / "tools" / "devserver.mjs")]
     command += ["--dir", str(dist), "--host", host, "--port", str(port)]
@@ -33,6 +34,8 @@ def devserver_command(
         command += ["--api-module", str(api_module)]
     if not rate_limit:
         command += ["--no-rate-limit"]
+    if api_clock_ahead_ms:
+        command += ["--api-clock-ahead-ms", str(api_clock_ahead_ms)]
     return command
 
 
@@ -48,10 +51,16 @@ class DevServer:
         data_dir: Path | None = None,
         api_module: Path | None = None,
         rate_limit: bool = True,
+        api_clock_ahead_ms: int = 0,
         timeout: float = 30.0,
     ) -> None:
         self.command = devserver_command(
-            dist, port=0, data_dir=data_dir, api_module=api_module, rate_limit=rate_limit
+            dist,
+            port=0,
+            data_dir=data_dir,
+            api_module=api_module,
+            rate_limit=rate_limit,
+            api_clock_ahead_ms=api_clock_ahead_ms,
         )
         self.timeout = timeout
         self.lines: list[str] = []
