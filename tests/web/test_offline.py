@@ -417,6 +417,8 @@ def wait_for_waiting_worker(page) -> None:
         "navigator.serviceWorker.getRegistration().then((r) => Boolean(r && r.waiting))",
         timeout=WORKER_MS,
     )
+    # the page learns of the waiting worker from its own statechange event, a moment after the browser
+    page.wait_for_function("window.ewarOffline.status().then((s) => s.waiting)", timeout=WORKER_MS)
 
 
 def test_a_new_deploy_is_offered_at_the_next_pause_and_taken_on_reload(
