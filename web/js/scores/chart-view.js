@@ -57,21 +57,27 @@ function hide(figure, error = null) {
   figure.hidden = true;
 }
 
+/** The chart `make` lays out, or null with `figure` hidden: no data, or data it refuses (said in the console). */
+function chartOrHidden(figure, make) {
+  let chart;
+  try {
+    chart = make();
+  } catch (error) {
+    hide(figure, error);
+    return null;
+  }
+  if (!chart) hide(figure);
+  return chart;
+}
+
 /**
  * The day's distribution in `figure` from the board's answer ({distribution, you}); hidden when there is none.
  */
 export function drawDistribution(figure, board) {
-  let chart;
-  try {
-    chart = distributionChart(board?.distribution ?? null, board?.you ?? null, { rtl: isRtl() });
-  } catch (error) {
-    hide(figure, error);
-    return;
-  }
-  if (!chart) {
-    hide(figure);
-    return;
-  }
+  const chart = chartOrHidden(figure, () =>
+    distributionChart(board?.distribution ?? null, board?.you ?? null, { rtl: isRtl() }),
+  );
+  if (!chart) return;
   const svg = frame(figure, {
     title: t("charts.distribution.title"),
     sentence: t(chart.text.key, chart.text.params),
@@ -113,17 +119,8 @@ export function drawDistribution(figure, board) {
 
 /** The player's last 30 dailies (history.js) up to `today` in `figure`; hidden when none falls in them. */
 export function drawHistory(figure, dailies, today) {
-  let chart;
-  try {
-    chart = historyChart(dailies, today, { rtl: isRtl() });
-  } catch (error) {
-    hide(figure, error);
-    return;
-  }
-  if (!chart) {
-    hide(figure);
-    return;
-  }
+  const chart = chartOrHidden(figure, () => historyChart(dailies, today, { rtl: isRtl() }));
+  if (!chart) return;
   const params = { ...chart.text.params, bestDate: formatDayMonth(chart.text.params.bestDate) };
   const svg = frame(figure, {
     title: t("charts.history.title"),

@@ -4,23 +4,12 @@
 
 import { checkName } from "../../common/names.js";
 import { previousDay, todayUtc } from "../base/deals.js";
+import { element } from "../base/dom.js";
 import { formatClock, formatDayMonth, formatNumber, t } from "../base/i18n.js";
 import { fetchBoard } from "./board-api.js";
 import { afterJoin, afterLeave, friendsLink, linkRequest, refusalKey } from "./friends-state.js";
 
 const ENDPOINT = "/api/friends";
-
-function element(tag, props = {}, children = []) {
-  const el = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (key === "testid") el.dataset.testid = value;
-    else if (key === "className") el.className = value;
-    else if (key === "text") el.textContent = value;
-    else el.setAttribute(key, value);
-  }
-  el.append(...children);
-  return el;
-}
 
 /** One write to the API: {ok, status, body} as answered, or {offline: true} when nothing answered. */
 async function send(method, url, payload) {

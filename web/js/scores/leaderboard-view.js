@@ -1,22 +1,11 @@
 // Draws the leaderboard panel: the name field, the submission status, the day tabs, the board table (names as
 // text only) and the note when the board shown is not a fresh one.
 
+import { element } from "../base/dom.js";
 import { formatClock, formatDateTime, formatDayMonth, formatNumber, t } from "../base/i18n.js";
 import { drawDistribution } from "./chart-view.js";
 
 export const TOP = 50;
-
-function element(tag, props = {}, children = []) {
-  const el = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (key === "testid") el.dataset.testid = value;
-    else if (key === "className") el.className = value;
-    else if (key === "text") el.textContent = value;
-    else el.setAttribute(key, value);
-  }
-  el.append(...children);
-  return el;
-}
 
 function durationAttribute(ms) {
   const seconds = Math.floor(Math.max(0, ms) / 1000);
