@@ -284,6 +284,15 @@ def short_practice_seeds(
     return [seed for _ms, seed in sorted(durations)[:count]]
 
 
+def box(page, selector: str) -> dict:
+    """The first element of ``selector``'s box on screen: {left, top, right, bottom}."""
+    return page.eval_on_selector(
+        selector,
+        "(el) => { const r = el.getBoundingClientRect();"
+        " return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; }",
+    )
+
+
 def overlaps(a: dict, b: dict) -> bool:
     """Whether two boxes ({left, top, right, bottom}) overlap by more than a pixel's rounding."""
     return (

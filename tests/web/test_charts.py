@@ -15,7 +15,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from pagedriver import lose_by_wrong_slaps, overlaps, start_from_menu, switch_language, wait_ready
+from pagedriver import (
+    box,
+    lose_by_wrong_slaps,
+    overlaps,
+    start_from_menu,
+    switch_language,
+    wait_ready,
+)
 
 SHOTS = Path(os.environ.get("EWAR_SHOTS", "/tmp/shots")) / "charts"
 PHONE = {"width": 390, "height": 844}
@@ -113,14 +120,6 @@ def chart_page(browser, server_url: str):
         yield page
     finally:
         context.close()
-
-
-def box(page, selector: str) -> dict:
-    return page.eval_on_selector(
-        selector,
-        "el => { const r = el.getBoundingClientRect();"
-        " return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; }",
-    )
 
 
 def check_layout(page, chart: str, neighbours: list[str], where: str) -> None:

@@ -12,6 +12,7 @@ import pytest
 from pagedriver import (
     FRAME_MS,
     advance,
+    box,
     freeze_time,
     keyboard,
     open_menu,
@@ -85,14 +86,6 @@ def seek_to(page, ms: int) -> None:
         ms,
     )
     advance(page, FRAME_MS)
-
-
-def box(page, selector: str) -> dict:
-    return page.eval_on_selector(
-        selector,
-        "(el) => { const r = el.getBoundingClientRect();"
-        " return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; }",
-    )
 
 
 def assert_bar_fits(page, where) -> None:
