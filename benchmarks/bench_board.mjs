@@ -18,17 +18,11 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { freshDatabase } from "../netlify/database/testdb.mjs";
-import {
-  datesAround,
-  postRequest,
-  pythonReplays,
-  standInEngine,
-  standInReplay,
-} from "../netlify/functions/scores/fixtures.mjs";
 import { createScoresHandler } from "../netlify/functions/scores/handler.mjs";
 import { deflateReplay, ScoreStore } from "../netlify/functions/scores/store.mjs";
 import { canonicalJson } from "../netlify/functions/scores/submission.mjs";
+import { datesAround, postRequest, pythonReplays, standInEngine, standInReplay } from "../tests/function/fixtures.mjs";
+import { freshDatabase } from "../tests/function/testdb.mjs";
 import { loadBoardDay } from "./board_day.mjs";
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];

@@ -16,7 +16,7 @@ import {
   serveLoopback,
   startTestApi,
   timedPool,
-} from "../netlify/functions/scores/fixtures.mjs";
+} from "../tests/function/fixtures.mjs";
 
 const POSTS = 100;
 const GETS = 1000;

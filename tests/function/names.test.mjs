@@ -1,7 +1,7 @@
 // The name rules (web/common/names.js); the look-alike key is lookalike.test.mjs's.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { checkName, MARKS_MAX, NAME_MAX, normalizeName } from "../../../web/common/names.js";
+import { checkName, MARKS_MAX, NAME_MAX, normalizeName } from "../../web/common/names.js";
 
 const refusedFor = (raw) => {
   const checked = checkName(raw);

@@ -6,8 +6,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { startLocalApi } from "../../local.mjs";
-import { config as boardConfig } from "../board/board.mjs";
+import { config as boardConfig } from "../../netlify/functions/board/board.mjs";
+import { config as postConfig } from "../../netlify/functions/scores/scores.mjs";
+import { TOP } from "../../netlify/functions/scores/store.mjs";
+import { MAX_BODY_BYTES } from "../../netlify/functions/scores/submission.mjs";
+import { startLocalApi } from "../../netlify/local.mjs";
 import {
   datesAround,
   faultyDatabase,
@@ -21,9 +24,6 @@ import {
   standInReplay,
   startTestApi,
 } from "./fixtures.mjs";
-import { config as postConfig } from "./scores.mjs";
-import { TOP } from "./store.mjs";
-import { MAX_BODY_BYTES } from "./submission.mjs";
 
 // The judge refuses a game longer than its UTC day had run at arrival (too_soon): the tests' clock stands at
 // least six hours into the day, so a run just after midnight judges as one at noon would.
@@ -563,7 +563,7 @@ describe("store faults answer 503 and lose nothing", () => {
     await assert.rejects(down.opened);
     const answer = await down.handle(getRequest({ date: DATES.today }));
     assert.deepEqual([answer.status, answer.headers.get("retry-after")], [503, "2"]);
-    const handler = (await import("./handler.mjs")).createScoresHandler({
+    const handler = (await import("../../netlify/functions/scores/handler.mjs")).createScoresHandler({
       database: () => unreachable,
       getEngine: async () => standInEngine(),
     });

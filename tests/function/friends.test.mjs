@@ -6,12 +6,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { freshDatabase } from "../../database/testdb.mjs";
-import { startLocalApi } from "../../local.mjs";
-import { newId, ORIGIN, postRequest, standInEngine, standInReplay } from "../scores/fixtures.mjs";
-import { utcDay } from "../scores/submission.mjs";
-import { config as friendsConfig } from "./friends.mjs";
-import { IDLE_DAYS, MEMBER_LIMIT } from "./store.mjs";
+import { config as friendsConfig } from "../../netlify/functions/friends/friends.mjs";
+import { IDLE_DAYS, MEMBER_LIMIT } from "../../netlify/functions/friends/store.mjs";
+import { utcDay } from "../../netlify/functions/scores/submission.mjs";
+import { startLocalApi } from "../../netlify/local.mjs";
+import { newId, ORIGIN, postRequest, standInEngine, standInReplay } from "./fixtures.mjs";
+import { freshDatabase } from "./testdb.mjs";
 
 const DAY_MS = 86_400_000;
 const START = Math.floor(Date.now() / DAY_MS) * DAY_MS + 12 * 3_600_000;

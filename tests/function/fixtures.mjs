@@ -7,13 +7,13 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
-import { toWebRequest } from "../../../tools/web-request.mjs";
-import { freshDatabase } from "../../database/testdb.mjs";
-import { startLocalApi } from "../../local.mjs";
-import { loadEngine } from "./engine.mjs";
-import { utcDay } from "./submission.mjs";
+import { loadEngine } from "../../netlify/functions/scores/engine.mjs";
+import { utcDay } from "../../netlify/functions/scores/submission.mjs";
+import { startLocalApi } from "../../netlify/local.mjs";
+import { toWebRequest } from "../../tools/web-request.mjs";
+import { freshDatabase } from "./testdb.mjs";
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const PYTHON = process.env.PYTHON ?? "python3";
 const DAY_MS = 86_400_000;
 
