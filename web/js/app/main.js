@@ -10,7 +10,7 @@ import { loadEngine } from "../engine/loader.js";
 import { startOffline } from "../offline/service-worker.js";
 import { createUpdateBanner } from "../offline/update-banner.js";
 import { createConfirm } from "../panels/confirm.js";
-import { createHelp } from "../panels/help.js";
+import { createHelp, fillDocDialogs } from "../panels/help.js";
 import { createLoadingPanel } from "../panels/loading.js";
 import { createMenu } from "../panels/menu.js";
 import { showPanels } from "../panels/overlays.js";
@@ -22,6 +22,7 @@ import { createActuator } from "../table/actuator.js";
 import { createAnnouncer } from "../table/announcer.js";
 import { createCoach } from "../table/coach.js";
 import { createInput } from "../table/input.js";
+import { fillSeats } from "../table/seats.js";
 import { createSound } from "../table/sound.js";
 import { createGames } from "./games.js";
 import { createLanguage } from "./language.js";
@@ -40,7 +41,9 @@ async function boot() {
     document.body.dataset.state = phase;
   });
 
-  // The words first: every part draws in the chosen language.
+  // The seats, then the words: every part draws in the chosen language.
+  fillSeats();
+  fillDocDialogs([$("help-dialog"), $("about-dialog")]);
   await createLanguage({ events, storage, picker: $("language") }).start();
 
   // The loading panel follows the engine's load from now on.

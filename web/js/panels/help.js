@@ -85,6 +85,18 @@ function fill(body, blocks, numbers) {
   );
 }
 
+/** Gives each document dialog its close buttons and body (id "<name>-body" for "<name>-dialog") from the one
+ * copy in index.html (#doc-parts). Call before the words are first applied. */
+export function fillDocDialogs(dialogs) {
+  const parts = document.getElementById("doc-parts").content;
+  for (const dialog of dialogs) {
+    const copy = parts.cloneNode(true);
+    dialog.querySelector(".doc-head").append(copy.querySelector(".icon-button"));
+    copy.querySelector(".doc-body").id = dialog.id.replace(/-dialog$/, "-body");
+    dialog.append(copy);
+  }
+}
+
 /**
  * The how-to-play and about dialogs; each is filled when it opens, and again in a new language while open.
  * onToggle(): told when one opens or closes (a game stays paused while one is open).
