@@ -2,70 +2,31 @@
 opens the link and joins it on its device; both send their daily (an honest record made by the engine, posted
 to the local API with each device's player id, as the page's outbox does) and both see the board with the two
 entries ranked 1 and 2; leaving takes the board off the second device's list; a name the rules refuse is
-refused in words and nothing is sent. The panel is drawn without overlap at phone and desktop sizes in all
-five languages."""
+refused in words and nothing is sent. Five pairs of devices, a phone and a desktop in two languages each:
+every language creates and joins, and its panel is drawn without overlap, at both sizes."""
 
 from __future__ import annotations
 
 import json
 import random
-import secrets
 import urllib.error
 import urllib.parse
 import urllib.request
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
 import pytest
-from function.replays import daily_play
 from pagedriver import overlaps, wait_for, wait_ready
+from scores_api import post_daily, today
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
 LANGUAGES = ["en", "fr", "ko", "vi", "ur"]
-SEND_S = 90  # the first verification in a fresh function instance loads Pyodide
 PLAYER = r"[A-Za-z0-9_-]{32}"
-SEEDS = iter(
-    range(random.randrange(1_000, 100_000), 10**6)
-)  # each record a game of its own (no duplicates)
 
 
 def catalog(language: str) -> dict:
     return json.loads((ROOT / "web" / "i18n" / f"{language}.json").read_text(encoding="utf-8"))
-
-
-def today() -> str:
-    return datetime.now(UTC).date().isoformat()
-
-
-def post_daily(server_url: str, player: str, name: str) -> dict:
-    """An honest daily of today, sent as the page sends it (id, name, date, score, replay, player)."""
-    for _ in range(20):
-        play = daily_play(today(), 450, next(SEEDS))
-        if play["verdict"]["ok"]:
-            break
-    else:
-        raise AssertionError("no honest daily accepted in 20 games")
-    body = {
-        "id": secrets.token_urlsafe(16),
-        "name": name,
-        "date": today(),
-        "score": play["score"],
-        "replay": play["replay"],
-        "player": player,
-    }
-    request = urllib.request.Request(
-        urllib.parse.urljoin(server_url, "api/scores"),
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=SEND_S) as response:
-            answer = json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        raise AssertionError(f"daily refused: {error.code} {error.read()!r}") from error
-    return {"name": answer.get("name", name), "score": play["score"]}
 
 
 def open_page(new_context, path: str, size: str):
@@ -110,21 +71,61 @@ def ranked_rows(page, count: int) -> list[tuple[int, str, int]]:
     return found
 
 
-@pytest.mark.parametrize(("size", "language"), [("desktop", "en"), ("phone", "ur")])
+def refuse_a_bad_name(page, words: dict) -> None:
+    """The rules' refusal of a name, in the page's words, and nothing sent: text, never HTML."""
+    posts: list = []
+    listen = lambda r: posts.append(r) if r.method == "POST" and "/api/friends" in r.url else None  # noqa: E731
+    page.on("request", listen)
+    page.fill("[data-testid=friends-name]", "<b>no</b>")
+    page.click("[data-testid=friends-create]")
+    assert page.inner_text("[data-testid=friends-error]") == words["leaderboard.nameInvalid"]
+    assert posts == [] and page.locator("[data-testid=friends] b").count() == 0
+    page.remove_listener("request", listen)
+
+
+def assert_panel_drawn(page, size: str) -> None:
+    """The friends' panel with a board on its list: every part on the screen, none over another."""
+    page.locator("[data-testid=friends]").scroll_into_view_if_needed()
+    parts = page.evaluate(
+        """() => [...document.querySelectorAll(
+            '#friends h3, #friends .lb-name-row > *, #friends li > *, #friends .fr-link-row > *, #friends .lb-tab')]
+          .filter((el) => el.getClientRects().length)
+          .map((el) => { const r = el.getBoundingClientRect();
+                         return {what: el.dataset.testid || el.className, left: r.left, top: r.top,
+                                 right: r.right, bottom: r.bottom}; })"""
+    )
+    assert len(parts) >= 8, parts
+    width = SIZES[size]["width"]
+    for index, box in enumerate(parts):
+        assert box["left"] >= -1 and box["right"] <= width + 1, box  # nothing runs off the screen
+        for other in parts[index + 1 :]:
+            assert not overlaps(box, other), (box, other)
+
+
+# Five pairs of devices: the first a phone, the second a desktop in the next language, so that every
+# language is played at both sizes, once creating a board and once joining it.
+PAIRS = [(LANGUAGES[i], LANGUAGES[(i + 1) % len(LANGUAGES)]) for i in range(len(LANGUAGES))]
+
+
+@pytest.mark.parametrize(("language_a", "language_b"), PAIRS)
 def test_a_board_made_on_one_device_is_joined_from_another_and_ranks_both_dailies(
-    new_context, server_url: str, size: str, language: str, tmp_path: Path
+    new_context, server_url: str, language_a: str, language_b: str, tmp_path: Path
 ) -> None:
-    words = catalog(language)
-    a = open_page(new_context, f"/?lang={language}", size)
-    board_name = f"Team {random.randrange(10_000):04d}"
+    words_a, words_b = catalog(language_a), catalog(language_b)
+    a = open_page(new_context, f"/?lang={language_a}", "phone")
+    assert a.inner_text("[data-testid=friends] h3") == words_a["friends.title"]
+    assert a.is_visible("[data-testid=friends-none]")
+    refuse_a_bad_name(a, words_a)
+    board_name = f"Zoë O'Neil {random.randrange(10_000):04d}"
     link = create_board(a, board_name)
-    assert a.inner_text("[data-testid=friends-status]") == words["friends.created"].replace(
+    assert a.inner_text("[data-testid=friends-status]") == words_a["friends.created"].replace(
         "{name}", board_name
     )
     code = urllib.parse.parse_qs(urllib.parse.urlparse(link).query)["friends"][0]
     assert link == server_url.rstrip("/") + "/?friends=" + code
     assert a.locator("[data-testid=friends-item]").count() == 1
     assert a.inner_text("[data-testid=friends-board-title]") == board_name
+    assert_panel_drawn(a, "phone")
 
     # The share button: the clipboard holds the link (no share sheet in this Chromium).
     a.click("[data-testid=friends-share]")
@@ -132,9 +133,11 @@ def test_a_board_made_on_one_device_is_joined_from_another_and_ranks_both_dailie
     assert link in a.evaluate("navigator.clipboard.readText()")
 
     # Device B opens the link: it joins, and the board is shown.
-    b = open_page(new_context, link.replace(server_url.rstrip("/"), "") + f"&lang={language}", size)
+    b = open_page(
+        new_context, link.replace(server_url.rstrip("/"), "") + f"&lang={language_b}", "desktop"
+    )
     status_state(b, "joined")
-    assert b.inner_text("[data-testid=friends-status]") == words["friends.joined"].replace(
+    assert b.inner_text("[data-testid=friends-status]") == words_b["friends.joined"].replace(
         "{name}", board_name
     )
     assert b.inner_text("[data-testid=friends-board-title]") == board_name
@@ -142,10 +145,11 @@ def test_a_board_made_on_one_device_is_joined_from_another_and_ranks_both_dailie
     b.reload()
     wait_ready(b)
     status_state(b, "joined")
-    assert b.inner_text("[data-testid=friends-status]") == words["friends.already"].replace(
+    assert b.inner_text("[data-testid=friends-status]") == words_b["friends.already"].replace(
         "{name}", board_name
     )
     assert b.locator("[data-testid=friends-item]").count() == 1
+    assert_panel_drawn(b, "desktop")
 
     player_a, player_b = (p.evaluate("localStorage.getItem('ewar.player')") for p in (a, b))
     assert player_a != player_b
@@ -158,7 +162,8 @@ def test_a_board_made_on_one_device_is_joined_from_another_and_ranks_both_dailie
         assert [(name, score) for _, name, score in rows] == [
             (e["name"], e["score"]) for e in expected
         ]
-    a.screenshot(path=str(tmp_path / f"friends-{size}-{language}.png"), full_page=True)
+    a.screenshot(path=str(tmp_path / f"friends-phone-{language_a}.png"), full_page=True)
+    b.screenshot(path=str(tmp_path / f"friends-desktop-{language_b}.png"), full_page=True)
 
     # B leaves: off its list, and its entry off the board A sees.
     b.click("[data-testid=friends-leave]")
@@ -177,47 +182,6 @@ def test_a_link_to_no_board_says_so(new_context) -> None:
     bad = open_page(new_context, "/?lang=en&friends=%3Cb%3Ex", "desktop")
     status_state(bad, "refused")
     assert bad.locator("b").count() == 0
-
-
-@pytest.mark.parametrize("size", list(SIZES))
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_the_panel_refuses_a_bad_name_in_words_and_is_drawn_without_overlap(
-    new_context, size: str, language: str, tmp_path: Path
-) -> None:
-    words = catalog(language)
-    page = open_page(new_context, f"/?lang={language}", size)
-    posts: list = []
-    page.on(
-        "request",
-        lambda r: posts.append(r) if r.method == "POST" and "/api/friends" in r.url else None,
-    )
-    assert page.inner_text("[data-testid=friends] h3") == words["friends.title"]
-    assert page.is_visible("[data-testid=friends-none]")
-
-    page.fill("[data-testid=friends-name]", "<b>no</b>")
-    page.click("[data-testid=friends-create]")
-    assert page.inner_text("[data-testid=friends-error]") == words["leaderboard.nameInvalid"]
-    assert posts == [] and page.locator("[data-testid=friends] b").count() == 0
-
-    create_board(page, f"Zoë O'Neil {random.randrange(1000):03d}")
-    assert len(posts) == 1
-    page.locator("[data-testid=friends]").scroll_into_view_if_needed()
-    parts = page.evaluate(
-        """() => [...document.querySelectorAll(
-            '#friends h3, #friends .lb-name-row > *, #friends li > *, #friends .fr-link-row > *, #friends .lb-tab')]
-          .filter((el) => el.getClientRects().length)
-          .map((el) => { const r = el.getBoundingClientRect();
-                         return {what: el.dataset.testid || el.className, left: r.left, top: r.top,
-                                 right: r.right, bottom: r.bottom}; })"""
-    )
-    assert len(parts) >= 8, parts
-    width = SIZES[size]["width"]
-    for index, box in enumerate(parts):
-        assert box["left"] >= -1 and box["right"] <= width + 1, box  # nothing runs off the screen
-        for other in parts[index + 1 :]:
-            assert not overlaps(box, other), (box, other)
-    if language == "en":
-        page.screenshot(path=str(tmp_path / f"friends-panel-{size}.png"))
 
 
 def test_a_daily_share_link_opens_that_days_board(new_context) -> None:

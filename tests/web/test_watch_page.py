@@ -5,6 +5,7 @@ marked with who and how quickly, the result at the end; nothing saved; the watch
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from pagedriver import (
     wait_for,
 )
 from players import HumanLikePlayer, play
+from scores_api import post_daily
 
 from ewar.game import Game
 from ewar.replay import Replay
@@ -310,6 +312,35 @@ def test_watch_a_board_entry_in_every_language_and_size(new_context, lang: str) 
         run_until(page, "document.body.dataset.state === 'ready'")
         page.wait_for_selector("[data-testid=menu-panel]", state="visible")
     assert page.evaluate(KEPT) == kept, "watching saved something"
+
+
+def test_watch_a_daily_from_the_real_scores_api_to_its_end(new_context, server_url: str) -> None:
+    """No stand-in: an honest daily sent to the local API, its board row's watch button, the record
+    the API serves played by the page's engine, jumps in its timeline and the result at its end."""
+    sent = post_daily(server_url, None, f"Watched {random.randrange(10_000):04d}")
+    record = json.dumps(sent["replay"])
+    engine = watch(record)
+    page = new_context(viewport={"width": 1280, "height": 800}).new_page()
+    served = []
+    page.on(
+        "response", lambda r: served.append(r.status) if "/api/scores/replay?" in r.url else None
+    )
+    page.goto("/?lang=en")
+    wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=90_000)
+    row = page.locator("[data-testid=leaderboard-row]", has_text=sent["name"])
+    row.locator("[data-testid=leaderboard-watch]").click()
+    wait_for(page, WATCHING)
+    assert served == [200]
+    freeze_time(page)
+    page.click("[data-testid=watch-play]")  # paused: the table holds still to be read
+    for moment in (engine.duration_ms // 2, engine.duration_ms // 5):
+        seek_to(page, moment)
+        assert page.evaluate(DRAWN) == drawn_of(watch(record).seek(moment)["view"]), moment
+    page.click("[data-testid=watch-speed-4]")
+    page.click("[data-testid=watch-play]")
+    run_until(page, f"{MOMENT} === {engine.duration_ms}", limit_ms=engine.duration_ms)
+    assert str(sent["score"]) in page.inner_text("[data-testid=watch-title]").replace(",", "")
+    assert page.evaluate(DRAWN) == drawn_of(watch(record).seek(engine.duration_ms)["view"])
 
 
 @pytest.mark.parametrize(
