@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 
 from .cards import DECK_SIZE, card_name, full_deck
+from .daily_deals import CHOICES, FIRST_DATE
 from .errors import InvalidSeedError
 from .rng import Rng
 
@@ -18,6 +19,7 @@ MAX_SEED = (1 << 53) - 1  # seeds the page handles must survive a JavaScript num
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 DAY_MS = 86_400_000
 _EPOCH = datetime.date(1970, 1, 1)
+_FIRST_CHOSEN = datetime.date.fromisoformat(FIRST_DATE)
 # A daily may be sent for the leaderboard on its own UTC day and the next
 # (netlify/functions/scores/submission.mjs, dateWindow): its deal is not practice until then.
 SUBMISSION_DAYS = 2
@@ -34,14 +36,28 @@ def check_date(date: str) -> str:
     return date
 
 
+def candidate_seed(date: str, candidate: int) -> int:
+    """The seed of one of a UTC date's candidate deals (0 is the date's first).
+
+    >>> candidate_seed("2026-11-30", 0) != candidate_seed("2026-11-30", 1)
+    True
+    """
+    salt = f":{candidate}" if candidate else ""
+    digest = hashlib.sha256(f"ewar-daily:{check_date(date)}{salt}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") & MAX_SEED
+
+
 def daily_seed(date: str) -> int:
-    """The seed of the daily deal of a UTC date, the same for everyone.
+    """The seed of the daily deal of a UTC date, the same for everyone: the date's candidate deal
+    that ``daily_deals.py`` names (steady dailies: chosen so that every date is about as hard).
 
     >>> daily_seed("2026-11-30") == daily_seed("2026-11-30") != daily_seed("2026-12-01")
     True
     """
-    digest = hashlib.sha256(f"ewar-daily:{check_date(date)}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") & MAX_SEED
+    day = datetime.date.fromisoformat(check_date(date))
+    index = (day - _FIRST_CHOSEN).days
+    chosen = int(CHOICES[index]) if 0 <= index < len(CHOICES) else 0
+    return candidate_seed(date, chosen)
 
 
 def day_start_ms(date: str) -> int:

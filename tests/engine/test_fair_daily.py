@@ -10,8 +10,16 @@ from pathlib import Path
 import pytest
 from players import HumanLikePlayer, play
 
-from ewar import bridge, cpu
-from ewar.deal import DAY_MS, SOUTH, daily_seed, day_start_ms, open_daily_of
+from ewar import bridge, cpu, daily_deals
+from ewar import game as game_module
+from ewar.deal import (
+    DAY_MS,
+    SOUTH,
+    candidate_seed,
+    daily_seed,
+    day_start_ms,
+    open_daily_of,
+)
 from ewar.errors import InvalidSeedError
 from ewar.game import Game
 
@@ -55,6 +63,51 @@ def test_a_daily_s_computer_slaps_use_that_form():
     play(game, HumanLikePlayer(500, 3))
     assert len({cards for _, cards in asked}) > 5  # the human's cards changed over the game
     assert all(form == cpu.daily_form(cards) for form, cards in asked)
+
+
+class TestSteadyDailyDeals:
+    """Each date's daily is one of its candidate deals, chosen by tools/steady_dailies.py so that
+    human-like players of 650 ms win about as often on every date (ewar/daily_deals.py)."""
+
+    def test_the_table_is_a_digit_a_date_from_its_first_date(self):
+        assert daily_deals.CHOICES.isdigit() and len(daily_deals.CHOICES) >= 365
+        assert day_start_ms(daily_deals.FIRST_DATE) <= day_start_ms("2027-01-01")
+
+    def test_dates_outside_the_table_keep_their_first_candidate(self):
+        for date in ("2026-11-30", "2026-12-03", "2040-06-01"):
+            assert daily_seed(date) == candidate_seed(date, 0)
+        assert candidate_seed("2027-02-02", 0) != candidate_seed("2027-02-02", 1)
+
+    def test_a_date_whose_first_candidate_was_out_of_band_gets_another_deal(self):
+        changed = [
+            date
+            for date in (f"2027-{month:02d}-{day:02d}" for month in range(1, 13) for day in (2, 14))
+            if daily_seed(date) != candidate_seed(date, 0)
+        ]
+        assert changed  # some dates of 2027 play another candidate...
+        game = Game.daily(changed[0])
+        assert game.seed in {candidate_seed(changed[0], k) for k in range(1, 10)}
+        # ...and that is the daily everywhere: the no-rehearsal lock knows it, not the first one
+        now = day_start_ms(changed[0]) + 5
+        assert open_daily_of(game.seed, now) is not None
+        assert open_daily_of(candidate_seed(changed[0], 0), now) is None
+
+    @pytest.mark.parametrize("date", ["2026-12-07", "2027-02-02"])
+    def test_the_chosen_deal_is_in_the_band_for_players_the_tool_never_tuned_on(
+        self, date, monkeypatch
+    ):
+        """Two dates whose first candidate the tuning players won 18% and 25% of the time: other
+        players (the benchmark's numbering) win the date's daily within 25-65%, nearer the middle."""
+
+        def rate() -> float:
+            players = [HumanLikePlayer(650, n * 7919 + 650, commit_ms=200) for n in range(60)]
+            return sum(play(Game.daily(date), player).outcome.won for player in players) / 60
+
+        chosen = rate()
+        monkeypatch.setattr(game_module, "daily_seed", lambda _date: candidate_seed(date, 0))
+        first = rate()  # the same date's daily, had its first candidate been kept
+        assert 0.25 <= chosen <= 0.65, chosen
+        assert abs(chosen - 0.47) < abs(first - 0.47), (chosen, first)
 
 
 def test_practice_games_still_draw_their_form():
