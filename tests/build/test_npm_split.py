@@ -38,10 +38,11 @@ def test_what_serving_imports_is_in_the_dependencies_not_the_dev_tools():
         for found in BARE_IMPORT.findall(path.read_text())
         if not found.startswith("node:")
     }
-    assert {"@electric-sql/pglite", "pg", "@netlify/headers-parser"} <= imported
+    assert {"@electric-sql/pglite", "@netlify/database", "@netlify/headers-parser"} <= imported
     assert imported <= set(manifest["dependencies"]), imported - set(manifest["dependencies"])
     assert "node" in manifest["dependencies"]  # Node 22 runs the build's steps and the dev server
-    assert {"netlify-cli", "@biomejs/biome"} <= set(manifest["devDependencies"])
+    # pg only for the tests' throwaway databases (tests/function/testdb.mjs); @netlify/database brings its own
+    assert {"netlify-cli", "@biomejs/biome", "pg"} <= set(manifest["devDependencies"])
 
 
 def write_lock(root: Path, packages: dict[str, dict], installed: dict[str, str]) -> Path:

@@ -69,8 +69,11 @@ CUT_TEXT = """
     const r = el.getBoundingClientRect();
     if (r.width <= 1 || r.height <= 1) continue; // not shown, or visually hidden for screen readers
     const s = getComputedStyle(el);
-    if (s.display !== "inline" && el.scrollWidth > el.clientWidth + 1) problems.push(`cut across: ${describe(el)} ${el.scrollWidth}>${el.clientWidth}`);
-    if (s.display !== "inline" && /(hidden|clip)/.test(s.overflowY) && el.scrollHeight > el.clientHeight + 1) problems.push(`cut below: ${describe(el)}`);
+    // An SVG element has no CSS box to be cut by: Chromium's scroll and client sizes of SVG text are not its
+    // extent (0 and 0, or the whole drawing's). Where SVG text lands is checked against the window below.
+    const box = s.display !== "inline" && !(el instanceof SVGElement);
+    if (box && el.scrollWidth > el.clientWidth + 1) problems.push(`cut across: ${describe(el)} ${el.scrollWidth}>${el.clientWidth}`);
+    if (box && /(hidden|clip)/.test(s.overflowY) && el.scrollHeight > el.clientHeight + 1) problems.push(`cut below: ${describe(el)}`);
     if (!scrolls(el) && !el.closest("dialog[open]") && (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1)) {
       problems.push(`outside the window: ${describe(el)} ${JSON.stringify([r.left, r.top, r.right, r.bottom].map(Math.round))}`);
     }

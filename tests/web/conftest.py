@@ -73,6 +73,14 @@ def open_context(browser, server_url: str, **options) -> object:
     return fresh
 
 
+@pytest.fixture(scope="session")
+def context_opener(browser, server_url: str) -> Callable[..., object]:
+    """open_context bound to this session's browser and server, for fixtures of a wider scope than a test
+    (they close what they open). Test modules cannot import conftest: which conftest.py that name finds
+    depends on the folders pytest collected first."""
+    return lambda **options: open_context(browser, server_url, **options)
+
+
 @pytest.fixture
 def new_context(browser, server_url: str) -> Iterator[Callable[..., object]]:
     """new_context(**options): a fresh context (open_context), closed after the test."""

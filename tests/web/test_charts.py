@@ -102,10 +102,8 @@ def answer_board(route) -> None:
 
 
 @pytest.fixture(scope="module")
-def chart_page(browser, server_url: str):
-    from conftest import open_context
-
-    context = open_context(browser, server_url)
+def chart_page(context_opener):
+    context = context_opener()
     context.add_init_script(
         script=(
             "localStorage.setItem('ewar.welcomed', '1');"
