@@ -8,7 +8,7 @@
 3. The same judge against the bots it refuses (benchmarks/engine_judge.py's) and the
    foreknowledge bot (it reads when each computer slap is due and slaps just before).
 
-    nice python benchmarks/fair_daily.py [--quick] [--attempts 20] [--honest 10000] [--bots 300]
+    nice python benchmarks/fair_daily.py [--quick] [--attempts 40] [--honest 10000] [--bots 300]
     nice python benchmarks/fair_daily.py --chart docs/fair_daily.svg   # also draw the year
 
 Attempts per date: ``--attempts`` at 650 ms, a quarter of them (at least 2) at 450 and 850 ms.
@@ -149,7 +149,7 @@ def chart(rates: dict[int, list[float]], dates: list[str], path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a small run (a few dates, games)")
-    parser.add_argument("--attempts", type=int, default=20, help="games per date at 650 ms")
+    parser.add_argument("--attempts", type=int, default=40, help="games per date at 650 ms")
     parser.add_argument("--honest", type=int, default=10_000, help="games of each human model")
     parser.add_argument("--bots", type=int, default=300, help="games of each bot")
     parser.add_argument("--chart", type=Path, help="write the year's chart (SVG) here")
