@@ -22,9 +22,9 @@ BOOT = """async () => {
 
 
 @pytest.mark.slow
-def test_dist_boots_pyodide_and_loads_the_engine_wheel(browser, tmp_path_factory):
+def test_dist_boots_pyodide_and_loads_the_engine_wheel(browser, built_dist, tmp_path_factory):
     builder = load_build_module()
-    result = builder.build(dist=tmp_path_factory.mktemp("dist"), log=lambda _line: None)
+    result = built_dist
     with builder.DevServer(result.dist, data_dir=tmp_path_factory.mktemp("board")) as url:
         page = browser.new_page()
         fetched: list[str] = []

@@ -40,8 +40,9 @@ def dist_files(dist: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory):
-    return builder.build(dist=tmp_path_factory.mktemp("dist"), log=quiet)
+def built(built_dist):
+    """The session's build into a throwaway dist (conftest.py): read, and rebuilt only with nothing changed."""
+    return built_dist
 
 
 def test_sw_js_lists_every_other_file_with_its_sha256_and_size(built):
@@ -80,7 +81,9 @@ def test_what_the_page_needs_offline_is_all_listed(built):
     assert needed <= listed
 
 
-def test_the_worker_code_is_the_template_with_the_list_filled_in_and_its_imports_from_the_root(built):
+def test_the_worker_code_is_the_template_with_the_list_filled_in_and_its_imports_from_the_root(
+    built,
+):
     """web/worker/worker.js imports "./sync.js"; dist/sw.js sits at the site's root, so it imports "./worker/sync.js"."""
     template = (ROOT / "web" / "worker" / "worker.js").read_text()
     assert 'from "./sync.js"' in template

@@ -42,7 +42,8 @@ def test_serving_starts_after_the_first_build_and_the_whole_build_follows():
     later.join(5)
     assert builds[1] == [step.name for step in STEPS]
     assert any(
-        "stdlib, page_snapshot, function_snapshot follow in the background" in line for line in lines
+        "stdlib, page_snapshot, function_snapshot follow in the background" in line
+        for line in lines
     )
 
 
