@@ -263,25 +263,26 @@ def test_a_first_visit_fetches_the_snapshot_for_the_next_once_the_game_is_playab
         context.close()
 
 
-@pytest.mark.parametrize(
-    ("link", "reason"),
-    [("saves data", "the browser asks to save data"), ("cellular", "a cellular link")],
-)
-def test_saving_data_or_a_cellular_link_leaves_the_snapshot_alone(
-    browser, server_url, build_info, link, reason
-):
-    context, page, asked = first_visit(browser, server_url, link, test_clock=False)
+def test_saving_data_or_a_cellular_link_leaves_the_snapshot_alone(browser, server_url, build_info):
+    """Both first visits side by side, so that one wait covers both."""
+    links = {"saves data": "the browser asks to save data", "cellular": "a cellular link"}
+    visits = {link: first_visit(browser, server_url, link, test_clock=False) for link in links}
     try:
-        wait_precached(page)
-        page.wait_for_timeout(8000)  # a fetch would have started by now (5 s, then an idle moment)
-        assert server_url + build_info["snapshot"]["file"] not in asked
-        assert not_yet_used(page) == [build_info["snapshot"]["file"]]
-        assert page.evaluate(NOT_FETCHED_FOR_NEXT_VISIT) == reason
-        page.reload()
-        wait_ready(page)
-        assert page.evaluate("window.ewar.engine.path") == "micropip"
+        for _, page, _ in visits.values():
+            wait_precached(page)
+        # a fetch would have started by now (5 s, then an idle moment)
+        next(iter(visits.values()))[1].wait_for_timeout(8000)
+        for link, reason in links.items():
+            _, page, asked = visits[link]
+            assert server_url + build_info["snapshot"]["file"] not in asked, link
+            assert not_yet_used(page) == [build_info["snapshot"]["file"]], link
+            assert page.evaluate(NOT_FETCHED_FOR_NEXT_VISIT) == reason
+            page.reload()
+            wait_ready(page)
+            assert page.evaluate("window.ewar.engine.path") == "micropip", link
     finally:
-        context.close()
+        for context, _, _ in visits.values():
+            context.close()
 
 
 def test_the_daily_game_plays_offline_with_the_devices_utc_date(
