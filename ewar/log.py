@@ -9,8 +9,8 @@ from typing import ClassVar
 
 
 def record(name: str, kind: str, doc: str, **fields: object) -> type:
-    """A slotted dataclass ``name`` with the typed ``fields`` in order and the class
-    attribute ``kind``: one line a record, so the log reads as the table it is."""
+    """A slotted dataclass ``name`` with the typed ``fields`` in order and the class attribute
+    ``kind``: each record below is one call, so the nine read as the table they are."""
     return make_dataclass(
         name,
         [*fields.items(), ("kind", ClassVar[str], kind)],

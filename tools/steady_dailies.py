@@ -65,7 +65,8 @@ def choose(date: str) -> tuple[str, int, list[float]]:
     return date, nearest, rates
 
 
-def write_table(first: str, choices: str) -> None:
+def write_table(first: str, choices: str, path: Path = TABLE) -> None:
+    """The table module for ``choices`` (a digit a date from ``first``), written to ``path``."""
     lines = [
         '"""Which candidate deal is each date\'s daily (``ewar.deal.daily_seed``): one digit a date',
         "from ``FIRST_DATE`` on, written by ``python -m tools.steady_dailies``; dates outside the",
@@ -77,7 +78,7 @@ def write_table(first: str, choices: str) -> None:
     ]
     lines += [f'    "{choices[i : i + 80]}"' for i in range(0, len(choices), 80)]
     lines += [")", "# fmt: on", ""]
-    TABLE.write_text("\n".join(lines))
+    path.write_text("\n".join(lines))
 
 
 def main(argv: list[str] | None = None) -> int:

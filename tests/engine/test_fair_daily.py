@@ -73,6 +73,14 @@ class TestSteadyDailyDeals:
         assert daily_deals.CHOICES.isdigit() and len(daily_deals.CHOICES) >= 365
         assert day_start_ms(daily_deals.FIRST_DATE) <= day_start_ms("2027-01-01")
 
+    def test_the_table_is_the_tool_s_own_output(self, tmp_path):
+        """ewar/daily_deals.py is written by tools/steady_dailies.py, never by hand."""
+        from tools.steady_dailies import write_table
+
+        written = tmp_path / "daily_deals.py"
+        write_table(daily_deals.FIRST_DATE, daily_deals.CHOICES, written)
+        assert written.read_text() == Path(daily_deals.__file__).read_text()
+
     def test_dates_outside_the_table_keep_their_first_candidate(self):
         for date in ("2026-11-30", "2026-12-03", "2040-06-01"):
             assert daily_seed(date) == candidate_seed(date, 0)

@@ -1,5 +1,6 @@
 // Test and benchmark fixtures: the build's engine (dist/), replays judged in CPython, a local API over a fresh
 // database on the test PostgreSQL server, a stand-in judge for board tests, and a database that fails chosen queries.
+import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import http from "node:http";
@@ -12,6 +13,20 @@ import { utcDay } from "../../netlify/functions/scores/submission.mjs";
 import { startLocalApi } from "../../netlify/local.mjs";
 import { toWebRequest } from "../../tools/web-request.mjs";
 import { freshDatabase } from "./testdb.mjs";
+
+/**
+ * Asserts a refusal: `send(request)` answers `status` with error `code`, a message and no-store, and `rows()`
+ * (what the database holds) reads the same after as before: nothing stored. Resolves to the answer's body.
+ */
+export async function assertRefusal(send, request, { status, code, rows }) {
+  const before = await rows();
+  const { status: got, body, headers } = await send(request);
+  assert.deepEqual({ status: got, error: body.error }, { status, error: code }, body.message);
+  assert.equal(typeof body.message, "string");
+  assert.equal(headers.get("cache-control"), "no-store");
+  assert.deepEqual(await rows(), before);
+  return body;
+}
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const PYTHON = process.env.PYTHON ?? "python3";

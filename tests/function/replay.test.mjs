@@ -30,17 +30,17 @@ after(async () => {
   await database?.drop();
 });
 
-async function send(request) {
-  const response = await api.handle(request);
+async function send(request, target = api) {
+  const response = await target.handle(request);
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
 }
 
 let names = 0;
-async function postEntry(score, { won = true, replay = standInReplay({ score, won }) } = {}) {
+async function postEntry(score, { won = true, replay = standInReplay({ score, won }), target = api } = {}) {
   names += 1;
   const sent = { id: newId(), name: `Watcher ${names}`, date: utcDay(clock.ms), score, replay };
-  const answer = await send(postRequest(sent));
+  const answer = await send(postRequest(sent), target);
   assert.equal(answer.status, 201, answer.body.message);
   return { sent, answer: answer.body };
 }
@@ -153,17 +153,7 @@ describe("where a score stands", () => {
         [0, false],
         [5000, false],
       ];
-      for (const [score, won] of scores) {
-        names += 1;
-        const sent = {
-          id: newId(),
-          name: `Bin ${names}`,
-          date: utcDay(clock.ms),
-          score,
-          replay: standInReplay({ score, won }),
-        };
-        assert.equal((await fresh.handle(postRequest(sent))).status, 201);
-      }
+      for (const [score, won] of scores) await postEntry(score, { won, target: fresh });
       const response = await fresh.handle(new Request(`${ORIGIN}/api/scores?date=${utcDay(clock.ms)}`));
       const { distribution } = await response.json();
       const top = (DISTRIBUTION_BINS - 1) * BIN_WIDTH;
@@ -194,16 +184,8 @@ describe("where a score stands", () => {
       now: () => clock.ms,
     });
     const post = async (score, won = true) => {
-      names += 1;
-      const sent = {
-        id: newId(),
-        name: `Stand ${names}`,
-        date: utcDay(clock.ms),
-        score,
-        replay: standInReplay({ score, won }),
-      };
-      const response = await fresh.handle(postRequest(sent));
-      return { sent, body: await response.json() };
+      const { sent, answer } = await postEntry(score, { won, target: fresh });
+      return { sent, body: answer };
     };
     const you = async (id) =>
       (await (await fresh.handle(new Request(`${ORIGIN}/api/scores?date=${utcDay(clock.ms)}&id=${id}`))).json()).you;
