@@ -153,25 +153,26 @@ def test_the_engine_quick_path_runs_the_engines_fast_tests_only(args, expected):
 
 
 class TestParallelWorkers:
-    def test_the_whole_suite_runs_on_two_workers_by_file(self, monkeypatch):
+    def test_the_suite_and_the_quick_path_run_on_two_workers_by_file(self, monkeypatch):
         monkeypatch.delenv("EWAR_TEST_WORKERS", raising=False)
         monkeypatch.setattr(suite.os, "cpu_count", lambda: 2)
-        assert suite.parallel_arguments([], engine_only=False) == ["-n", "2", "--dist", "loadfile"]
+        assert suite.parallel_arguments([]) == ["-n", "2", "--dist", "loadfile"]
+        _, quick = suite.pytest_arguments(["--engine"])
+        assert suite.parallel_arguments(quick) == ["-n", "2", "--dist", "loadfile"]
 
-    def test_the_engine_path_one_core_or_the_callers_choice_run_in_one_process(self, monkeypatch):
+    def test_one_core_or_the_callers_choice_run_in_one_process(self, monkeypatch):
         monkeypatch.delenv("EWAR_TEST_WORKERS", raising=False)
-        assert suite.parallel_arguments([], engine_only=True) == []
-        assert suite.parallel_arguments(["-n", "4"], engine_only=False) == []
-        assert suite.parallel_arguments(["-p", "no:xdist"], engine_only=False) == []
+        assert suite.parallel_arguments(["-n", "4"]) == []
+        assert suite.parallel_arguments(["-p", "no:xdist"]) == []
         monkeypatch.setattr(suite.os, "cpu_count", lambda: 1)
-        assert suite.parallel_arguments([], engine_only=False) == []
+        assert suite.parallel_arguments([]) == []
 
     def test_ewar_test_workers_sets_them_and_nonsense_is_refused(self, monkeypatch):
         monkeypatch.setenv("EWAR_TEST_WORKERS", "3")
-        assert suite.parallel_arguments([], engine_only=False)[:2] == ["-n", "3"]
+        assert suite.parallel_arguments([])[:2] == ["-n", "3"]
         monkeypatch.setenv("EWAR_TEST_WORKERS", "many")
         with pytest.raises(BuildError, match="EWAR_TEST_WORKERS=many"):
-            suite.parallel_arguments([], engine_only=False)
+            suite.parallel_arguments([])
 
 
 def test_the_time_table_lists_each_step_the_total_and_the_groups_slowest_first(tmp_path):
