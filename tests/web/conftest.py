@@ -9,7 +9,7 @@ from types import ModuleType
 
 import pytest
 from build_module import load_build_module
-from pagedriver import SNAPSHOT_PATH, wait_ready
+from pagedriver import SNAPSHOT_PATH, loaded_page
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -118,14 +118,8 @@ def page(context) -> Iterator[object]:
 def shared_page(browser, server_url: str) -> Iterator[object]:
     """One loaded page for the tests of a module that need no fresh storage (a load costs seconds): each test
     brings it to the state it needs (pagedriver.open_menu, switch_language, its own viewport)."""
-    fresh = open_context(browser, server_url)
-    try:
-        page = fresh.new_page()
-        page.goto("/")
-        wait_ready(page)
+    with loaded_page(open_context(browser, server_url)) as page:
         yield page
-    finally:
-        fresh.close()
 
 
 @pytest.fixture

@@ -12,7 +12,8 @@ import json
 import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from weakref import WeakSet
@@ -21,6 +22,9 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+# The sizes the issues test at: a phone and a desktop (viewports).
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
 READY_MS = 90_000  # a cold Pyodide load on a busy 2-core machine
 FRAME_MS = 17  # one animation frame of test time: the page draws what the last action changed
 GAME_LIMIT_MS = 3_600_000  # the engine ends every game within an hour of game time
@@ -66,6 +70,18 @@ def wait_ready(page) -> None:
         " || (document.body.dataset.state === 'playing' && document.body.hasAttribute('data-paused'))",
         timeout_ms=READY_MS,
     )
+
+
+@contextmanager
+def loaded_page(context) -> Iterator[object]:
+    """A page of `context` with the game loaded and ready; the context is closed after."""
+    try:
+        page = context.new_page()
+        page.goto("/")
+        wait_ready(page)
+        yield page
+    finally:
+        context.close()
 
 
 def open_menu(page) -> None:

@@ -11,6 +11,7 @@ from itertools import pairwise
 import pytest
 from a11ykit import LANGUAGES, LOCALES, catalog, run_axe
 from pagedriver import (
+    PHONE,
     advance,
     keyboard,
     lose_by_wrong_slaps,
@@ -23,8 +24,6 @@ from pagedriver import (
     view_of,
     wait_ready,
 )
-
-PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="module")

@@ -15,8 +15,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from a11ykit import LANGUAGES
 from pagedriver import (
+    DESKTOP,
+    PHONE,
     box,
+    loaded_page,
     lose_by_wrong_slaps,
     overlaps,
     start_from_menu,
@@ -25,9 +29,6 @@ from pagedriver import (
 )
 
 SHOTS = Path(os.environ.get("EWAR_SHOTS", "/tmp/shots")) / "charts"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
-LANGUAGES = ["en", "fr", "ko", "vi", "ur"]
 BOARD_API = re.compile(r"/api/scores\?")
 DISTRIBUTION = "[data-testid=distribution-chart]"
 HISTORY = "[data-testid=history-chart]"
@@ -111,13 +112,8 @@ def chart_page(context_opener):
         )
     )
     context.route(BOARD_API, answer_board)
-    try:
-        page = context.new_page()
-        page.goto("/")
-        wait_ready(page)
+    with loaded_page(context) as page:
         yield page
-    finally:
-        context.close()
 
 
 def check_layout(page, chart: str, neighbours: list[str], where: str) -> None:

@@ -7,7 +7,6 @@ every language creates and joins, and its panel is drawn without overlap, at bot
 
 from __future__ import annotations
 
-import json
 import random
 import urllib.error
 import urllib.parse
@@ -16,17 +15,12 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from pagedriver import overlaps, wait_for, wait_ready
+from a11ykit import LANGUAGES, catalog
+from pagedriver import DESKTOP, PHONE, overlaps, wait_for, wait_ready
 from scores_api import post_daily, today
 
-ROOT = Path(__file__).resolve().parents[2]
-SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
-LANGUAGES = ["en", "fr", "ko", "vi", "ur"]
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
 PLAYER = r"[A-Za-z0-9_-]{32}"
-
-
-def catalog(language: str) -> dict:
-    return json.loads((ROOT / "web" / "i18n" / f"{language}.json").read_text(encoding="utf-8"))
 
 
 def open_page(new_context, path: str, size: str):

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from a11ykit import LANGUAGES, ROOT, catalog, cut_text, placeholders
 from pagedriver import (
+    DESKTOP,
+    PHONE,
     Controls,
     keyboard,
     play_to_end,
@@ -23,8 +25,6 @@ from pagedriver import (
 )
 
 SHOTS = Path(os.environ.get("EWAR_SHOTS", "/tmp/shots")) / "i18n"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
 # The seeds' words for the SLAP! button and the two patterns.
 SEED_WORDS = {
     "en": ("SLAP!", "Double", "Sandwich"),

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
-from a11ykit import catalog
+from a11ykit import LANGUAGES, catalog
 from pagedriver import (
     advance,
     freeze_time,
@@ -23,7 +23,6 @@ from pagedriver import (
     wait_ready,
 )
 
-LANGUAGES = ["en", "fr", "ko", "vi", "ur"]
 PHONE, DESKTOP, SMALL_PHONE = (390, 844), (1280, 800), (360, 640)
 SHOTS = Path(os.environ.get("EWAR_SHOTS", "/tmp/shots"))
 HINT_MIN_PX = 14

@@ -10,8 +10,11 @@ import re
 from pathlib import Path
 
 import pytest
+from a11ykit import LANGUAGES, catalog
 from pagedriver import (
+    DESKTOP,
     FRAME_MS,
+    PHONE,
     advance,
     box,
     freeze_time,
@@ -33,8 +36,7 @@ from ewar.replay import Replay
 from ewar.watch import watch
 
 ROOT = Path(__file__).resolve().parents[2]
-LANGUAGES = ["en", "fr", "ko", "vi", "ur"]
-SIZES = [(390, 844), (1280, 800)]
+SIZES = [PHONE, DESKTOP]
 SHOTS = ROOT / "test-results" / "watch"
 WATCHING = "document.body.dataset.state === 'watching'"
 MOMENT = "window.ewar.watch().moment"
@@ -66,10 +68,6 @@ DRAWN = """() => ({
   seats: [...document.querySelectorAll('.seat')].map((s) => [s.dataset.seat, s.querySelector('.seat-count').textContent]).sort(),
   pile: [...document.querySelectorAll('#pile-cards [data-card]')].map((c) => c.dataset.card),
 })"""
-
-
-def catalog(lang: str) -> dict:
-    return json.loads((ROOT / "web" / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
 
 
 def drawn_of(view: dict) -> dict:
@@ -116,7 +114,7 @@ def assert_bar_fits(page, where) -> None:
 
 def test_watch_your_own_game_to_its_end(shared_page) -> None:
     page = shared_page
-    page.set_viewport_size({"width": 390, "height": 844})
+    page.set_viewport_size(PHONE)
     switch_language(page, "en")
     freeze_time(page)
     final = None
@@ -259,7 +257,7 @@ def route_board(page, record_json: str, outcome, *, status: int = 200) -> list[s
 def test_watch_a_board_entry_in_every_language_and_size(new_context, lang: str) -> None:
     record_json, outcome = board_game()
     engine = watch(record_json)
-    context = new_context(viewport={"width": SIZES[0][0], "height": SIZES[0][1]})
+    context = new_context(viewport=SIZES[0])
     page = context.new_page()
     asked = route_board(page, record_json, outcome)
     page.goto("/")
@@ -271,9 +269,10 @@ def test_watch_a_board_entry_in_every_language_and_size(new_context, lang: str) 
     freeze_time(page)
     kept = page.evaluate(KEPT)
     words = catalog(lang)
-    for width, height in SIZES:
+    for size in SIZES:
+        width = size["width"]
         where = (lang, width)
-        page.set_viewport_size({"width": width, "height": height})
+        page.set_viewport_size(size)
         open_menu(page)
         watch_button = page.locator("[data-testid=leaderboard-watch]").first
         watch_button.wait_for(state="visible")
@@ -320,7 +319,7 @@ def test_watch_a_daily_from_the_real_scores_api_to_its_end(new_context, server_u
     sent = post_daily(server_url, None, f"Watched {random.randrange(10_000):04d}")
     record = json.dumps(sent["replay"])
     engine = watch(record)
-    page = new_context(viewport={"width": 1280, "height": 800}).new_page()
+    page = new_context(viewport=DESKTOP).new_page()
     served = []
     page.on(
         "response", lambda r: served.append(r.status) if "/api/scores/replay?" in r.url else None
