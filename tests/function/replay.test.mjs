@@ -45,6 +45,22 @@ async function postEntry(score, { won = true, replay = standInReplay({ score, wo
   return { sent, answer: answer.body };
 }
 
+/** `body(api)` with a local API of the stand-in judge over a fresh database on this file's clock; both gone after. */
+async function withFreshStandIn(body) {
+  const day = await freshDatabase();
+  const fresh = await startLocalApi({
+    database: day.pool,
+    getEngine: async () => standInEngine(),
+    now: () => clock.ms,
+  });
+  try {
+    await body(fresh);
+  } finally {
+    await fresh.close();
+    await day.drop();
+  }
+}
+
 const replayOf = (query) => send(new Request(`${ORIGIN}/api/scores/replay?${new URLSearchParams(query)}`));
 const boardOf = (query) => send(new Request(`${ORIGIN}/api/scores?${new URLSearchParams(query)}`));
 
@@ -137,13 +153,7 @@ describe("a board entry's record", () => {
 
 describe("where a score stands", () => {
   test("the day's distribution in fixed bins, wins and losses apart, only the bins that hold entries", async () => {
-    const day = await freshDatabase();
-    const fresh = await startLocalApi({
-      database: day.pool,
-      getEngine: async () => standInEngine(),
-      now: () => clock.ms,
-    });
-    try {
+    await withFreshStandIn(async (fresh) => {
       const scores = [
         [1910, true],
         [1900, true],
@@ -170,26 +180,17 @@ describe("where a score stands", () => {
           [top, 1],
         ],
       });
-    } finally {
-      await fresh.close();
-      await day.drop();
-    }
+    });
   });
 
   test("winners and winners_below, exact, in the POST answer and in `you`; null for a loss", async () => {
-    const day = await freshDatabase();
-    const fresh = await startLocalApi({
-      database: day.pool,
-      getEngine: async () => standInEngine(),
-      now: () => clock.ms,
-    });
-    const post = async (score, won = true) => {
-      const { sent, answer } = await postEntry(score, { won, target: fresh });
-      return { sent, body: answer };
-    };
-    const you = async (id) =>
-      (await (await fresh.handle(new Request(`${ORIGIN}/api/scores?date=${utcDay(clock.ms)}&id=${id}`))).json()).you;
-    try {
+    await withFreshStandIn(async (fresh) => {
+      const post = async (score, won = true) => {
+        const { sent, answer } = await postEntry(score, { won, target: fresh });
+        return { sent, body: answer };
+      };
+      const you = async (id) =>
+        (await (await fresh.handle(new Request(`${ORIGIN}/api/scores?date=${utcDay(clock.ms)}&id=${id}`))).json()).you;
       const low = await post(1200);
       assert.deepEqual([low.body.winners, low.body.winners_below], [1, 0]);
       await post(1500);
@@ -211,9 +212,6 @@ describe("where a score stands", () => {
         [again.status, repeated.winners, repeated.winners_below, repeated.entry],
         [200, 5, 4, top.body.entry],
       );
-    } finally {
-      await fresh.close();
-      await day.drop();
-    }
+    });
   });
 });
