@@ -37,6 +37,19 @@ from page.visits import fresh_profile, load
 SERVE_TIMEOUT_S = 1200
 SNAPSHOT_KEPT_TIMEOUT_S = 60
 NO_CONNECTION = "delete Navigator.prototype.connection;"
+# The page's marks (web/js/engine/loader.js, web/js/app/main.js) in the order a snapshot visit passes them.
+MARK_LABELS = {
+    "html": "html",
+    "load-start": "loader",
+    "load-path-chosen": "path",
+    "pyodide-imported": "pyodide",
+    "app-start": "app",
+    "snapshot-read": "snapshot",
+    "restored": "restored",
+    "warm-up (ms)": "warm-up",
+    "engine-ready": "engine",
+    "ready": "ready",
+}
 
 
 def load_average() -> str:
@@ -209,6 +222,15 @@ def print_visits(figures: dict) -> None:
             for row in (with_it, without)
         ]
         print(f"  {number:<6}{cells[0]:<44}{cells[1]}")
+    print("\nWhere each visit's time went (ms from navigation; the page's marks):")
+    print("  " + "".join(f"{label:>9}" for label in ("visit", *MARK_LABELS.values())))
+    for column, rows in (("with", figures["with"]), ("without", figures["without"])):
+        for number, row in enumerate(rows, 1):
+            marks = row.get("marks", {})
+            cells = [marks.get(name) for name in MARK_LABELS]
+            cells[-1] = row["ready"]
+            text = "".join("        -" if cell is None else f"{cell:9.0f}" for cell in cells)
+            print(f"  {f'{number} {column}':>9}{text}")
 
 
 def main() -> int:

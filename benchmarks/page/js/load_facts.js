@@ -14,5 +14,12 @@
     path: window.ewar?.engine?.path ?? null,
     reason: window.ewar?.engine?.reason ?? null,
     connection: navigator.connection ? navigator.connection.effectiveType : null,
+    // Where the time went: the page's own marks (ms from navigation), the DOM's milestones and the measures.
+    marks: Object.fromEntries([
+      ["html", nav ? nav.responseEnd : null],
+      ["dom-content-loaded", nav ? nav.domContentLoadedEventEnd : null],
+      ...performance.getEntriesByType("mark").map((m) => [m.name.replace(/^ewar:/, ""), m.startTime]),
+      ...performance.getEntriesByType("measure").map((m) => [`${m.name.replace(/^ewar:/, "")} (ms)`, m.duration]),
+    ]),
   };
 };

@@ -34,6 +34,7 @@ import { createWatching } from "./watching.js";
 const $ = (id) => document.getElementById(id);
 
 async function boot() {
+  performance.mark("ewar:app-start"); // every module of the app has arrived and run
   // The app's state and where it is kept; body[data-state] mirrors the phase for the style sheets and tests.
   const events = createAppEvents();
   const storage = createStorage();
@@ -168,6 +169,7 @@ async function boot() {
     return;
   }
   events.setState({ phase: "ready" });
+  performance.mark("ewar:app-ready");
   menu.open({ restoreFailed: restored?.failed ?? null, keepMode: dealParam !== null });
 }
 

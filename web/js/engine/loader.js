@@ -36,6 +36,7 @@ async function loadFromSnapshot(buildInfo, report, cached) {
     (f) => report("engine", 0.7 * f),
     aborter.signal,
   ).then((ready) => {
+    performance.mark("ewar:snapshot-read");
     report("engine", 0.75);
     return ready;
   });
@@ -43,6 +44,7 @@ async function loadFromSnapshot(buildInfo, report, cached) {
   const stopWatching = watchRuntimeFiles(report, buildInfo.runtime_files);
   try {
     const { loadPyodide, version } = await importPyodide();
+    performance.mark("ewar:pyodide-imported");
     if (version !== snapshot.pyodide_version || snapshot.engine_version !== buildInfo.engine_version) {
       throw new Error(`made for Pyodide ${snapshot.pyodide_version} and engine ${snapshot.engine_version}`);
     }
@@ -53,6 +55,7 @@ async function loadFromSnapshot(buildInfo, report, cached) {
       snapshot: bytes,
       expect: { version: buildInfo.engine_version },
     });
+    performance.mark("ewar:restored");
     report("runtime", 1);
     report("engine", 0.95);
     // Reseeds Python's random (fixed at build time), and compiles the wasm functions play needs while the
