@@ -79,6 +79,7 @@ class TestDistContents:
         expected |= {"sw.js"} | {
             f"icons/{name}" for name in ICONS
         }  # the service worker, the app icons
+        expected |= {"js/bundle.js"}  # the page's modules as one script
         assert set(tree(built.dist)) == expected
 
     def test_web_is_copied_verbatim(self, built):

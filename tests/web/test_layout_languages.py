@@ -240,10 +240,10 @@ def test_the_loading_screen_speaks_of_the_game(lang: str) -> None:
 
 
 def test_the_first_screen_speaks_before_any_module_runs(page) -> None:
-    # The page's modules held: what shows comes from the HTML and the CSS alone (the first paint).
+    # The page's script (its modules, bundled) held: what shows comes from the HTML and the CSS alone (the first
+    # paint).
     held = []
-    page.route("**/js/app/main.js", lambda route: held.append(route))
-    page.route("**/js/engine/start.js", lambda route: held.append(route))
+    page.route("**/js/bundle.js", lambda route: held.append(route))
     page.goto("/", wait_until="commit")
     page.wait_for_selector("#loading h2", state="visible")
     assert page.inner_text("#loading h2") == catalog("en")["loading.title"]
@@ -252,7 +252,7 @@ def test_the_first_screen_speaks_before_any_module_runs(page) -> None:
     # Before the table in the document: a paint of part of the page shows it first.
     first = page.evaluate("document.querySelector('body > :not(svg)').id")
     assert first == "loading"
-    assert held, "the modules were held"
+    assert held, "the script was held"
     for route in held:
         route.continue_()
 

@@ -35,7 +35,7 @@ CACHE_NAMES = "caches.keys()"
 SERVED_AS = {
     "pyodide/pyodide.asm.wasm": "application/wasm",
     "pyodide/pyodide.mjs": "text/javascript; charset=utf-8",
-    "js/app/main.js": "text/javascript; charset=utf-8",
+    "js/bundle.js": "text/javascript; charset=utf-8",
     "manifest.webmanifest": "application/manifest+json; charset=utf-8",
     "index.html": "text/html; charset=utf-8",
     "css/main.css": "text/css; charset=utf-8",

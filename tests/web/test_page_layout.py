@@ -112,7 +112,7 @@ def test_a_missing_engine_file_shows_a_clear_message(page) -> None:
 
 def test_a_page_module_that_cannot_load_shows_a_clear_message(page) -> None:
     """web/js/app/early.js, a classic script that runs before any module, turns a failed module into words."""
-    page.route("**/js/app/main.js", lambda route: route.fulfill(status=404, body="missing"))
+    page.route("**/js/bundle.js", lambda route: route.fulfill(status=404, body="missing"))
     page.goto("/")
     page.wait_for_function("document.body.dataset.state === 'error'")
     box = page.locator("[data-testid=load-error]")

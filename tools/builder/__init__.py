@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from .bundle import bundle_inputs, bundle_page_modules
 from .devserver import DevServer, serve_in_foreground
 from .pipeline import BuildError, BuildResult, Context, Inputs, Step, run_pipeline
 from .snapshot import SNAPSHOT_STEPS
@@ -50,6 +51,7 @@ STEPS: list[Step] = [
     # The game runs with both wheels to find what it imports: after them.
     Step("stdlib", publish_trimmed_stdlib, stdlib_inputs),
     Step("web", copy_web, web_inputs),
+    Step("bundle", bundle_page_modules, bundle_inputs),
     Step("icons", draw_icons, icons_inputs),
     *SNAPSHOT_STEPS,  # the page's memory snapshot (dist/) and the function's (build/function/)
     Step("build_info", write_build_info),

@@ -15,6 +15,7 @@ import tomllib
 import zipfile
 from pathlib import Path, PurePosixPath
 
+from .bundle import is_bundled_module
 from .pipeline import BuildError, Context, Inputs, fingerprint
 from .toolchain import files_under, run_quiet
 
@@ -347,11 +348,12 @@ def rebase_worker_imports(ctx: Context, source: str, source_path: Path) -> str:
 
 
 def precache_list(ctx: Context) -> list[list]:
-    """[path, sha256, size] of every file in dist/ the page may load (all of them, so far)."""
+    """[path, sha256, size] of every file in dist/ the page may load: all of them but the modules its bundle
+    holds (the service worker imports what it needs of those itself)."""
     return [
         [rel, ctx.outputs[rel], (ctx.dist / rel).stat().st_size]
         for rel in sorted(ctx.outputs)
-        if rel not in NOT_PRECACHED and not rel.endswith(".map")
+        if rel not in NOT_PRECACHED and not rel.endswith(".map") and not is_bundled_module(rel)
     ]
 
 
