@@ -198,11 +198,31 @@ def test_the_worker_keeps_the_snapshot_once_the_page_has_used_it(online, server_
     ]:  # the worker checks and keeps it
         assert time.monotonic() < deadline, "the worker did not keep the snapshot"
         page.wait_for_timeout(100)
+    # Kept inflated (the page reads it straight into Pyodide's heap): the bytes build-info names, and marked so.
+    kept = page.evaluate(KEPT_SNAPSHOT, snapshot)
+    assert kept["inflated"] == "gzip" and kept["checked"] is not None
+    assert kept["size"] == build_info["snapshot"]["size"]
+    assert kept["sha256"] == build_info["snapshot"]["sha256"]
     # Offline, the loader's own choice is now the snapshot, from the worker's checked copy.
     go_offline_and_reload(context, page, server_url, query="?")
     assert page.evaluate(f"caches.match({json.dumps(snapshot)}).then((hit) => hit?.ok === true)")
     engine = page.evaluate("[window.ewar.engine.path, window.ewar.engine.reason]")
     assert engine == ["snapshot", "snapshot in the service worker's cache"]
+
+
+KEPT_SNAPSHOT = """
+async (file) => {
+  const hit = await caches.match(file);
+  const bytes = await hit.arrayBuffer();
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return {
+    inflated: hit.headers.get("x-ewar-inflated"),
+    checked: hit.headers.get("x-ewar-sha256"),
+    size: bytes.byteLength,
+    sha256: Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join(""),
+  };
+}
+"""
 
 
 def not_yet_used(page) -> list[str]:

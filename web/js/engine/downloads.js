@@ -1,6 +1,8 @@
 // The engine's files, fetched and checked: build-info, the wheels, and the memory snapshot (inflated into a
 // buffer of the size build-info gives, its sha256 checked). A file the page cannot get is a LoadError naming it.
 
+import { CHECKED_SHA256_HEADER, INFLATED_HEADER } from "../../common/kept-files.js";
+
 /** A loading failure with a catalog key for the message shown to the player. */
 export class LoadError extends Error {
   constructor(key, params = {}, cause = undefined) {
@@ -46,12 +48,19 @@ async function checkDigest(bytes, expected) {
   if (actual !== expected) throw new Error(`sha256 ${actual.slice(0, 12)}… is not build-info's`);
 }
 
-/** The snapshot's bytes, inflated into one buffer of the size build-info gives, checked against its sha256. */
+/**
+ * The snapshot's bytes, inflated into one buffer of the size build-info gives, checked against its sha256 unless
+ * the service worker kept them (it checked the file's sha256 before keeping it, and keeps it inflated).
+ */
 export async function snapshotBytes(url, snapshot, cached, onFraction, signal) {
   const response = cached ?? (await fetch(url, { signal }));
   if (!response.ok || !response.body) throw new Error(`${snapshot.file}: HTTP ${response.status}`);
+  const keptByWorker = response.headers.has(CHECKED_SHA256_HEADER);
   // A host that sends the .gz with Content-Encoding: gzip has it inflated by the browser already.
-  const inflated = snapshot.encoding !== "gzip" || /gzip/i.test(response.headers.get("content-encoding") ?? "");
+  const inflated =
+    snapshot.encoding !== "gzip" ||
+    response.headers.get(INFLATED_HEADER) === "gzip" ||
+    /gzip/i.test(response.headers.get("content-encoding") ?? "");
   const stream = inflated ? response.body : response.body.pipeThrough(new DecompressionStream("gzip"));
   const bytes = new Uint8Array(snapshot.size);
   const reader = stream.getReader();
@@ -65,6 +74,6 @@ export async function snapshotBytes(url, snapshot, cached, onFraction, signal) {
     onFraction(filled / bytes.length);
   }
   if (filled !== bytes.length) throw new Error(`${snapshot.file} is smaller than build-info says`);
-  await checkDigest(bytes, snapshot.sha256);
+  if (!keptByWorker) await checkDigest(bytes, snapshot.sha256);
   return bytes;
 }

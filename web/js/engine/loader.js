@@ -24,7 +24,7 @@ function checkBrowser() {
 }
 
 /** Resolves to the same shape as loadWithMicropip, or to {failed: reason} to fall back to it. */
-async function loadFromSnapshot(buildInfo, report, cached) {
+async function loadFromSnapshot(buildInfo, report, cached, pyodideModule) {
   const snapshot = buildInfo.snapshot;
   const aborter = new AbortController();
   report("runtime", 0);
@@ -43,7 +43,7 @@ async function loadFromSnapshot(buildInfo, report, cached) {
   bytes.catch(() => {}); // awaited by loadPyodide; a failure before that is handled below, not unhandled
   const stopWatching = watchRuntimeFiles(report, buildInfo.runtime_files);
   try {
-    const { loadPyodide, version } = await importPyodide();
+    const { loadPyodide, version } = await pyodideModule;
     performance.mark("ewar:pyodide-imported");
     if (version !== snapshot.pyodide_version || snapshot.engine_version !== buildInfo.engine_version) {
       throw new Error(`made for Pyodide ${snapshot.pyodide_version} and engine ${snapshot.engine_version}`);
@@ -92,12 +92,12 @@ async function step(key, params, action) {
   }
 }
 
-async function loadWithMicropip(buildInfo, report) {
+async function loadWithMicropip(buildInfo, report, pyodideModule) {
   report("runtime", 0);
   // Both wheels download while the runtime does, instead of one after the other once Python is up; a wheel that
   // cannot be had is said at once, not once the runtime is up.
   const stopWatching = watchRuntimeFiles(report, buildInfo.runtime_files);
-  const runtime = importPyodide().then(async ({ loadPyodide }) => {
+  const runtime = pyodideModule.then(async ({ loadPyodide }) => {
     const loaded = await step("loading.errorMissing", { file: "pyodide/" }, () =>
       loadPyodide({ indexURL: pageUrl("pyodide/") }),
     );
@@ -145,19 +145,24 @@ function markReady(engine) {
 async function load(onProgress, onPath) {
   performance.mark("ewar:load-start");
   checkBrowser();
+  // Both paths need Pyodide's module, whose evaluation takes a while: it starts beside build-info's fetch and
+  // the choice of path, not after them.
+  const pyodideModule = importPyodide();
+  pyodideModule.catch(() => {}); // awaited by either path; a failure is theirs to report
   const buildInfo = await fetchJson("build-info.json");
   const choice = await chooseSnapshot(buildInfo);
   let reason = choice.reason;
   performance.mark("ewar:load-path-chosen", { detail: { snapshot: choice.use, reason } });
   if (choice.use) {
     onPath("snapshot", Object.keys(PATH_SHARES.snapshot));
-    const fast = await loadFromSnapshot(buildInfo, progressReporter(onProgress, PATH_SHARES.snapshot), choice.cached);
+    const report = progressReporter(onProgress, PATH_SHARES.snapshot);
+    const fast = await loadFromSnapshot(buildInfo, report, choice.cached, pyodideModule);
     if (!fast.failed) return markReady({ ...fast, reason });
     console.warn(`ewar: memory snapshot not used (${fast.failed}); loading with micropip`);
     reason = `snapshot failed: ${fast.failed}`;
   }
   onPath("micropip", PHASES);
-  const engine = await loadWithMicropip(buildInfo, progressReporter(onProgress, PATH_SHARES.micropip));
+  const engine = await loadWithMicropip(buildInfo, progressReporter(onProgress, PATH_SHARES.micropip), pyodideModule);
   if (!choice.use) fetchSnapshotForNextVisit(buildInfo);
   return markReady({ ...engine, reason });
 }
