@@ -204,3 +204,69 @@ def test_pytest_groups_are_the_folders_of_tests():
     assert group_of("tests/web/test_offline.py::test_x[fast]") == "web"
     assert group_of("tests/engine/test_end.py::TestEnd::test_y") == "engine"
     assert group_of("tests/test_top.py::test_z") == "test_top.py"
+
+
+class TestTheRunBesideTheBuild:
+    def test_the_whole_suite_runs_engine_and_layers_beside_the_build_and_the_rest_after_it(
+        self, monkeypatch
+    ):
+        monkeypatch.setattr(suite.os, "cpu_count", lambda: 2)
+        monkeypatch.delenv("EWAR_TEST_WORKERS", raising=False)
+        beside, after = suite.split_runs([])
+        assert beside == ["tests/engine", "tests/layers"]
+        assert after[:3] == ["tests", "--ignore=tests/engine", "--ignore=tests/layers"]
+        assert after[3:] == ["-n", "2", "--dist", "loadfile"]
+
+    def test_tests_the_caller_chose_run_once_as_asked(self):
+        assert suite.split_runs(["-k", "judge"]) is None
+        assert suite.split_runs(["tests/web/test_csp.py"]) is None
+
+    @pytest.mark.parametrize(("body", "code"), [("assert True", 0), ("assert 1 == 2", 1)])
+    def test_its_exit_code_output_and_time_are_reported_when_it_is_waited_for(
+        self, tmp_path, capsys, body, code
+    ):
+        from tools.builder.timings import StepTimes
+
+        (tmp_path / "test_beside.py").write_text(f"def test_one():\n    {body}\n")
+        times = StepTimes()
+        with suite.pytest_beside(
+            tmp_path, ["-p", "no:cacheprovider", "test_beside.py"], dict(suite.os.environ), times
+        ) as finish:
+            assert finish() == code
+        printed = capsys.readouterr().out
+        assert "run beside npm and the build" in printed
+        assert ("1 passed" if code == 0 else "1 failed") in printed
+        [(name, seconds)] = times.steps
+        assert name.startswith("pytest") and "(beside)" in name and seconds > 0
+
+    def test_it_is_stopped_when_the_build_fails(self, tmp_path):
+        from tools.builder.timings import StepTimes
+
+        (tmp_path / "test_slow.py").write_text(
+            "import time\n\ndef test_slow():\n    time.sleep(60)\n"
+        )
+        started = suite.time.monotonic()
+        with pytest.raises(BuildError, match="the build failed"):
+            with suite.pytest_beside(
+                tmp_path, ["test_slow.py"], dict(suite.os.environ), StepTimes()
+            ):
+                raise BuildError("the build failed")
+        assert suite.time.monotonic() - started < 30
+
+
+def test_the_groups_of_two_runs_add_up(tmp_path):
+    from tools.builder.timings import StepTimes
+
+    times = StepTimes()
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    first.write_text('{"engine": {"seconds": 4.0, "tests": 9}}')
+    second.write_text(
+        '{"engine": {"seconds": 1.5, "tests": 1}, "web": {"seconds": 6.0, "tests": 2}}'
+    )
+    times.read_groups(first)
+    times.read_groups(second)
+    times.read_groups(tmp_path / "none.json")  # a run that wrote nothing adds nothing
+    assert times.groups == {
+        "engine": {"seconds": 5.5, "tests": 10},
+        "web": {"seconds": 6.0, "tests": 2},
+    }

@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 import tomllib
 from pathlib import Path
 
@@ -155,6 +156,53 @@ def parallel_arguments(pytest_args: list[str]) -> list[str]:
     return [] if int(workers) < 2 else ["-n", workers, "--dist", "loadfile"]
 
 
+# The whole suite's tests that need neither Node nor the build: they run in a process of their own while npm and
+# the build run (npm mostly waits on the network and the disk), the others once the build is done.
+BESIDE_THE_BUILD = ("tests/engine", "tests/layers")
+
+
+def split_runs(pytest_args: list[str]) -> tuple[list[str], list[str]] | None:
+    """(the run beside the build's arguments, the run after it's) for the whole suite; None when the caller
+    chose the tests (one run, as asked)."""
+    if pytest_args:
+        return None
+    ignored = [f"--ignore={folder}" for folder in BESIDE_THE_BUILD]
+    return [*BESIDE_THE_BUILD], ["tests", *ignored, *parallel_arguments([])]
+
+
+@contextlib.contextmanager
+def pytest_beside(root: Path, args: list[str], env: dict[str, str], times: StepTimes):
+    """Runs pytest with `args` in the background while the block runs (its output kept aside); yields a function
+    that waits for it, prints its output and returns its exit code."""
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="ewar-pytest-beside-") as folder:
+        output = Path(folder) / "output.txt"
+        groups = Path(folder) / "groups.json"
+        with output.open("w") as sink:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "pytest", *args],
+                cwd=root,
+                env={**env, "EWAR_TEST_GROUP_TIMES": str(groups)},
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+            )
+
+        def finish() -> int:
+            code = process.wait()
+            times.add(f"pytest {' '.join(args)} (beside)", time.monotonic() - started)
+            print(f"\n--- pytest {' '.join(args)}, run beside npm and the build ---", flush=True)
+            print(output.read_text(), flush=True)
+            times.read_groups(groups)
+            return code
+
+        try:
+            yield finish
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+
+
 def run_suite(root: Path, args: list[str], build) -> int:
     """The test command; `build` builds dist/ (tools.builder.build). Returns the exit code; prints the time of
     each step and of each test group at the end."""
@@ -165,16 +213,20 @@ def run_suite(root: Path, args: list[str], build) -> int:
     with times.step("lint (Python)"):
         failures = run_linters(root, python_lint_commands())
     env = dict(os.environ)
-    if not engine_only:
-        env["EWAR_CHROMIUM"] = chromium_for_tests()
-        with times.step("npm (test tools)"):
-            ensure_dev_tools(root)
-        with times.step("build"):
-            build()
-        with times.step("lint (JavaScript)"):
-            failures += run_linters(root, js_lint_commands(root))
+    runs = None if engine_only else split_runs(pytest_args)
     with contextlib.ExitStack() as services:
+        finish_beside = None
+        if runs:
+            finish_beside = services.enter_context(pytest_beside(root, runs[0], env, times))
+            pytest_args = runs[1]
         if not engine_only:
+            env["EWAR_CHROMIUM"] = chromium_for_tests()
+            with times.step("npm (test tools)"):
+                ensure_dev_tools(root)
+            with times.step("build"):
+                build()
+            with times.step("lint (JavaScript)"):
+                failures += run_linters(root, js_lint_commands(root))
             # The board's tests and the bundled function run against a real PostgreSQL server.
             with times.step("PostgreSQL (start)"):
                 env[postgres.ENV_VAR] = services.enter_context(postgres.temporary_server())
@@ -184,15 +236,19 @@ def run_suite(root: Path, args: list[str], build) -> int:
                 sys.executable,
                 "-m",
                 "pytest",
-                *parallel_arguments(pytest_args),
+                *([] if runs else parallel_arguments(pytest_args)),
             ]
             with times.step("pytest"):
                 pytest = subprocess.run([*command, *pytest_args], check=False, cwd=root, env=env)
             times.read_groups(Path(env.pop("EWAR_TEST_GROUP_TIMES")))
-        if pytest.returncode == 5:
-            print("pytest collected no tests: that is a failure", file=sys.stderr)
-        if pytest.returncode != 0:
-            failures.append(f"pytest (exit {pytest.returncode})")
+        exit_codes = {"pytest": pytest.returncode}
+        if finish_beside:
+            exit_codes[f"pytest {' '.join(runs[0])}"] = finish_beside()
+        for name, code in exit_codes.items():
+            if code == 5:
+                print(f"{name} collected no tests: that is a failure", file=sys.stderr)
+            if code != 0:
+                failures.append(f"{name} (exit {code})")
         if not engine_only:
             files = [path.relative_to(root).as_posix() for path in node_test_files(root)]
             if not files:

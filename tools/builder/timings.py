@@ -26,10 +26,19 @@ class StepTimes:
         finally:
             self.steps.append((name, self.clock() - start))
 
+    def add(self, name: str, seconds: float) -> None:
+        """A step timed elsewhere (one that ran beside the others)."""
+        self.steps.append((name, seconds))
+
     def read_groups(self, path: Path) -> None:
-        """pytest's time per group, as tests/group_times.py wrote it (nothing if pytest wrote none)."""
-        if path.is_file():
-            self.groups = json.loads(path.read_text())
+        """pytest's time per group, as tests/group_times.py wrote it (nothing if pytest wrote none); a second
+        run's groups add to the first's."""
+        if not path.is_file():
+            return
+        for name, group in json.loads(path.read_text()).items():
+            known = self.groups.setdefault(name, {"seconds": 0.0, "tests": 0})
+            known["seconds"] += group["seconds"]
+            known["tests"] += group["tests"]
 
     def report(self) -> str:
         """The table printed at the end of `python build.py test`."""
