@@ -118,23 +118,38 @@ export function formatMinus(value) {
   return value ? `−${numberFormat.format(value)}` : numberFormat.format(0);
 }
 
+// The date styles the page writes. A DateTimeFormat costs about a millisecond to make and the board writes a
+// date per tab and per chart: one is made per language and style, on first use.
+const DATE_STYLES = {
+  date: { dateStyle: "medium", timeZone: "UTC" },
+  dayMonth: { month: "short", day: "numeric", timeZone: "UTC" },
+  dateTime: { dateStyle: "medium", timeStyle: "short" },
+};
+const dateFormats = new Map();
+
+function dateFormat(style) {
+  const key = `${language} ${style}`;
+  if (!dateFormats.has(key)) dateFormats.set(key, new Intl.DateTimeFormat(language, DATE_STYLES[style]));
+  return dateFormats.get(key);
+}
+
 /** "2026-11-30" (a UTC calendar day) -> "30 nov. 2026", "2026. 11. 30." ... */
 export function formatDate(isoDay) {
   const time = Date.parse(`${isoDay}T00:00:00Z`);
   if (Number.isNaN(time)) return String(isoDay ?? "");
-  return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeZone: "UTC" }).format(time);
+  return dateFormat("date").format(time);
 }
 
 /** "2026-11-30" -> "Nov 30", "30 nov.", "11월 30일"...: a UTC day, short, without its year. */
 export function formatDayMonth(isoDay) {
   const time = Date.parse(`${isoDay}T00:00:00Z`);
   if (Number.isNaN(time)) return String(isoDay ?? "");
-  return new Intl.DateTimeFormat(language, { month: "short", day: "numeric", timeZone: "UTC" }).format(time);
+  return dateFormat("dayMonth").format(time);
 }
 
 /** A moment (Date or ms) as a local date and time, in the language: "30 Nov 2026, 14:05". */
 export function formatDateTime(moment) {
-  return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(moment);
+  return dateFormat("dateTime").format(moment);
 }
 
 /** 83_456 ms -> "1:23" (the separator comes from nowhere language-specific: digits are localised). */
