@@ -15,9 +15,10 @@ import json
 import random
 import re
 import subprocess
+import time
 import urllib.parse
 import urllib.request
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from pagedriver import (
@@ -430,6 +431,64 @@ def test_a_server_error_is_not_called_offline_and_the_note_follows_the_language(
     page.wait_for_selector("[data-testid=leaderboard] table:not([hidden]), .lb-empty:not([hidden])")
     page.wait_for_function(f"document.querySelector('{NOTE}') === null")
     switch_language(page, "en")
+
+
+def test_a_board_answered_after_the_utc_day_turned_gives_way_to_the_new_days(page) -> None:
+    """The menu's board asked for before midnight UTC and answered after it: the tab, now the new day's today,
+    asks for that day's board and shows it, neither the old day's answer nor "Loading" for ever. Then a clock set
+    back (a device's, a test's) has the menu ask again when it opens."""
+    # The page is loaded and asks for its board within these 30 s of its clock (it runs from here).
+    before_midnight = datetime.now(UTC).replace(hour=23, minute=59, second=30, microsecond=0)
+    midnight = before_midnight + timedelta(seconds=30)
+    first_day = before_midnight.date().isoformat()
+    next_day = midnight.date().isoformat()
+    asked: list[str] = []
+    held: list = []  # the board requests made before midnight, answered after it
+    day_turned = False
+
+    def answer(route) -> None:
+        date = urllib.parse.parse_qs(urllib.parse.urlparse(route.request.url).query)["date"][0]
+        route.fulfill(json={"date": date, "entries": [], "total": 0, "you": None})
+
+    def board_route(route) -> None:
+        asked.append(
+            urllib.parse.parse_qs(urllib.parse.urlparse(route.request.url).query)["date"][0]
+        )
+        if day_turned:
+            answer(route)
+        else:
+            held.append(route)
+
+    page.clock.install(time=before_midnight)
+    page.context.route(BOARD_API, board_route)
+    page.goto("/")
+    wait_ready(page)
+    while not held:
+        page.wait_for_timeout(50)
+    assert set(asked) == {first_day}
+    before = len(asked)
+    page.clock.set_system_time(midnight + timedelta(seconds=2))
+    day_turned = True
+    for route in held:
+        answer(route)
+    expect_text = CATALOGS["en"]["leaderboard.empty"]
+    page.wait_for_function(
+        "(text) => document.querySelector('[data-testid=leaderboard] .lb-empty')?.textContent === text",
+        arg=expect_text,
+    )
+    assert asked[before:] == [next_day]
+
+    # A practice game, then the clock set back a second (the same day) and the menu opened: the board shown a
+    # moment "from now" is asked for again at once.
+    page.click("[data-testid=mode-new]")
+    page.click("[data-testid=start]")
+    page.wait_for_function("document.body.dataset.state === 'playing'")
+    page.clock.set_system_time(midnight + timedelta(seconds=1))
+    page.click("[data-testid=menu]")
+    deadline = time.monotonic() + 10
+    while len(asked) < before + 2 and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert asked[before:] == [next_day, next_day]
 
 
 NAMES = [

@@ -49,6 +49,7 @@ export function createLeaderboard({ panel, storage, events }) {
   let day = 0; // 0: today, 1: yesterday
   let shown = { date: null, board: null, offline: false, failed: false, seenAt: null };
   let shownAt = 0;
+  let asking = null; // the date of the latest board request
   let sending = false;
   let lastFlush = null;
   let notice = null;
@@ -162,6 +163,7 @@ export function createLeaderboard({ panel, storage, events }) {
 
   async function loadBoard() {
     const date = dates()[day];
+    asking = date;
     const rec = recordFor(date);
     const params = new URLSearchParams({ date });
     if (rec && rec.state !== "draft") params.set("id", rec.id);
@@ -175,7 +177,12 @@ export function createLeaderboard({ panel, storage, events }) {
     } else {
       storage.keepBoard(date, board, seenAt, dates());
     }
-    if (dates()[day] !== date) return; // the player switched days meanwhile
+    if (dates()[day] !== date) {
+      // The player switched days meanwhile (that day's board is asked for already), or the UTC day turned under
+      // the open tab: then the day it now stands for is asked for.
+      if (asking === date) await loadBoard();
+      return;
+    }
     shown = { date, board, offline: answer.offline, failed: answer.failed, seenAt };
     shownAt = Date.now();
     render();
@@ -246,7 +253,10 @@ export function createLeaderboard({ panel, storage, events }) {
     if (shownPanel === "menu" && previous.panel !== "menu") {
       goHome();
       render();
-      if (Date.now() - shownAt > REFRESH_MS) loadBoard();
+      // A board shown for another day (the day turned) or not lately is asked for again. A clock set back (a
+      // device's, a test's) counts as not lately.
+      const age = Date.now() - shownAt;
+      if (shown.date !== dates()[day] || age > REFRESH_MS || age < 0) loadBoard();
     } else if (previous.panel === "result" && shownPanel !== "result") {
       goHome();
     }
