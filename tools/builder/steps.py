@@ -348,8 +348,8 @@ def rebase_worker_imports(ctx: Context, source: str, source_path: Path) -> str:
 
 
 def precache_list(ctx: Context) -> list[list]:
-    """[path, sha256, size] of every file in dist/ the page may load: all of them but the modules its bundle
-    holds (the service worker imports what it needs of those itself)."""
+    """[path, sha256, size] of every file in dist/ the page may load: all of them but its own modules under js/,
+    which reach it only inside its bundle (bundle.is_bundled_module)."""
     return [
         [rel, ctx.outputs[rel], (ctx.dist / rel).stat().st_size]
         for rel in sorted(ctx.outputs)
