@@ -203,11 +203,25 @@ def test_the_worker_keeps_the_snapshot_once_the_page_has_used_it(online, server_
     assert kept["inflated"] == "gzip" and kept["checked"] is not None
     assert kept["size"] == build_info["snapshot"]["size"]
     assert kept["sha256"] == build_info["snapshot"]["sha256"]
-    # Offline, the loader's own choice is now the snapshot, from the worker's checked copy.
+    # Offline, the loader's own choice is now the snapshot, from the worker's checked copy, which the page does
+    # not hash again.
+    context.add_init_script(COUNT_DIGESTS)
     go_offline_and_reload(context, page, server_url, query="?")
     assert page.evaluate(f"caches.match({json.dumps(snapshot)}).then((hit) => hit?.ok === true)")
     engine = page.evaluate("[window.ewar.engine.path, window.ewar.engine.reason]")
     assert engine == ["snapshot", "snapshot in the service worker's cache"]
+    assert build_info["snapshot"]["size"] not in page.evaluate("window.__digested")
+
+
+# Records the length of everything the page hashes with WebCrypto.
+COUNT_DIGESTS = """
+window.__digested = [];
+const digest = crypto.subtle.digest.bind(crypto.subtle);
+crypto.subtle.digest = (algorithm, data) => {
+  window.__digested.push(data.byteLength);
+  return digest(algorithm, data);
+};
+"""
 
 
 KEPT_SNAPSHOT = """
