@@ -42,8 +42,15 @@ WATCHING = "document.body.dataset.state === 'watching'"
 MOMENT = "window.ewar.watch().moment"
 
 # Everything the page keeps, to compare before and after a watch.
+# What the page keeps. The boards kept for offline are the menu's (it asks for its board again whenever it opens
+# on one not seen lately): their boards count, not when they were seen.
 KEPT = """async () => {
   const local = Object.fromEntries(Object.keys(localStorage).sort().map((k) => [k, localStorage.getItem(k)]));
+  if (local["ewar.leaderboards"]) {
+    const boards = JSON.parse(local["ewar.leaderboards"]);
+    for (const kept of Object.values(boards)) delete kept.seenAt;
+    local["ewar.leaderboards"] = JSON.stringify(boards);
+  }
   const names = (await indexedDB.databases()).map((d) => d.name).sort();
   const stores = {};
   for (const name of names) {
