@@ -214,8 +214,8 @@ class TestTheRunBesideTheBuild:
         monkeypatch.delenv("EWAR_TEST_WORKERS", raising=False)
         beside, after = suite.split_runs([])
         assert beside == ["tests/engine", "tests/layers"]
-        assert after[:3] == ["tests", "--ignore=tests/engine", "--ignore=tests/layers"]
-        assert after[3:] == ["-n", "2", "--dist", "loadfile"]
+        assert after == ["tests", "--ignore=tests/engine", "--ignore=tests/layers"]
+        assert suite.parallel_arguments(after) == ["-n", "2", "--dist", "loadfile"]
 
     def test_tests_the_caller_chose_run_once_as_asked(self):
         assert suite.split_runs(["-k", "judge"]) is None

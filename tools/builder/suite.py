@@ -167,8 +167,7 @@ def split_runs(pytest_args: list[str]) -> tuple[list[str], list[str]] | None:
     chose the tests (one run, as asked)."""
     if pytest_args:
         return None
-    ignored = [f"--ignore={folder}" for folder in BESIDE_THE_BUILD]
-    return [*BESIDE_THE_BUILD], ["tests", *ignored, *parallel_arguments([])]
+    return [*BESIDE_THE_BUILD], ["tests", *(f"--ignore={folder}" for folder in BESIDE_THE_BUILD)]
 
 
 @contextlib.contextmanager
@@ -243,7 +242,7 @@ def run_suite(root: Path, args: list[str], build) -> int:
                 sys.executable,
                 "-m",
                 "pytest",
-                *([] if runs else parallel_arguments(pytest_args)),
+                *parallel_arguments(pytest_args),
             ]
             with times.step("pytest"):
                 pytest = subprocess.run([*command, *pytest_args], check=False, cwd=root, env=env)
