@@ -67,7 +67,6 @@ def test_a_module_that_cannot_be_bundled_stops_the_build_with_esbuilds_words(tmp
         log=lambda _line: None,
     )
     ctx.step = "bundle"
-    with pytest.raises(builder.BuildError, match="esbuild") as refused:
+    with pytest.raises(builder.BuildError, match="esbuild"):
         bundle.bundle_page_modules(ctx)
     assert not (tmp_path / "dist" / "js" / "bundle.js").exists()
-    del refused
