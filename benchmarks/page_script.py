@@ -20,6 +20,9 @@ import statistics
 import sys
 
 from common import CHROMIUM, CHROMIUM_ARGS, load_build_module
+
+# tests/conftest.py (common puts tests/ on the path): the browser tests' Chromium, lazy WebAssembly included.
+from conftest import CHROMIUM_ARGS as TESTS_CHROMIUM_ARGS
 from page.scripts import page_script
 from page.serve import served_site
 
@@ -42,8 +45,7 @@ MODULE_TAGS = "\n".join(
         '<script type="module" src="./js/app/main.js"></script>',
     ]
 )
-TEST_FLAGS = "--js-flags=--wasm-lazy-compilation --no-wasm-tier-up"  # tests/conftest.py's
-SNAPSHOT_PATH = "try { localStorage.setItem('ewar.load', 'snapshot'); } catch {}"
+SNAPSHOT_QUERY = "?load=snapshot"  # the path the browser tests load by (web/js/engine/load-path.js)
 MARKS = ("load-start", "load-path-chosen", "snapshot-read", "restored", "ready")
 READY = "window.__bench && window.__bench.readyAt !== null"
 FACTS = """() => Object.fromEntries([
@@ -63,11 +65,10 @@ def modules_page(index_html: str) -> str:
 
 def one_load(browser, url: str) -> dict:
     context = browser.new_context(service_workers="block", bypass_csp=True)
-    context.add_init_script(script=SNAPSHOT_PATH)
     context.add_init_script(script=page_script("init.js"))
     try:
         page = context.new_page()
-        page.goto(url, wait_until="commit")
+        page.goto(url + SNAPSHOT_QUERY, wait_until="commit")
         page.wait_for_function(READY, timeout=120_000)
         return page.evaluate(FACTS)
     finally:
@@ -106,7 +107,7 @@ def main() -> int:
     with served_site(builder) as (base, site), sync_playwright() as playwright:
         (site / "modules.html").write_text(modules_page((site / "index.html").read_text()))
         settings = {
-            "tests' Chromium (lazy wasm)": [*CHROMIUM_ARGS, TEST_FLAGS],
+            "tests' Chromium (lazy wasm)": TESTS_CHROMIUM_ARGS,
             "Chromium's defaults": CHROMIUM_ARGS,
         }
         results = {name: run(playwright, base, args, runs) for name, args in settings.items()}
