@@ -1,5 +1,6 @@
-"""The bundle step (tools/builder/bundle.py): the page runs one script made of all its modules, and a module
-that cannot be bundled stops the build with esbuild's words."""
+"""The bundle step (tools/builder/bundle.py): the page runs two classic scripts made of all its modules, the one
+that starts the engine's load first, and a module that cannot be bundled stops the build with esbuild's words;
+Pyodide's runtime reaches the page as a classic script too."""
 
 from __future__ import annotations
 
@@ -15,38 +16,64 @@ builder = load_build_module()
 from tools.builder import bundle  # noqa: E402
 from tools.builder.pipeline import Context, FileHashes  # noqa: E402
 
-MODULE_MARK = re.compile(r"^// (web/\S+\.js)$", re.MULTILINE)  # esbuild names each module it takes in
+MODULE_MARK = re.compile(r"^ *// (web/\S+\.js)$", re.MULTILINE)  # esbuild names each module it takes in
 
 
 def page_scripts(index_html: str) -> list[str]:
     return re.findall(r'<script\b[^>]*\bsrc="\./([^"]+)"', index_html)
 
 
-def test_the_page_loads_early_js_then_the_bundle_and_no_module_of_its_own(built_dist) -> None:
+def test_the_page_starts_the_engine_first_then_runs_early_js_and_the_app_as_classic_scripts(built_dist) -> None:
     html = (built_dist.dist / "index.html").read_text()
-    assert page_scripts(html) == ["js/app/early.js", "js/bundle.js"]
-    assert 'type="module" src="./js/bundle.js"' in html
+    assert page_scripts(html) == ["js/engine-start.js", "js/app/early.js", "js/bundle.js"]
+    # The engine's script before any style sheet, and not waiting for the document; the app's once it is parsed.
+    assert html.index('<script async src="./js/engine-start.js">') < html.index('rel="stylesheet"')
+    assert '<script defer src="./js/bundle.js">' in html
+    assert 'type="module"' not in html
     assert "modulepreload" not in re.sub(r'<link rel="modulepreload" href="\./pyodide/[^"]+">', "", html)
+    # Pyodide's runtime: preloaded as the classic script the loader adds, not as a module.
+    assert '<link rel="preload" href="./pyodide/pyodide.asm.js" as="script">' in html
+    assert "pyodide.asm.mjs" not in html
 
 
-def test_the_bundle_holds_every_module_of_the_page_once(built_dist) -> None:
-    text = (built_dist.dist / "js" / "bundle.js").read_text()
-    held = MODULE_MARK.findall(text)
-    assert len(held) == len(set(held))
+def test_the_two_scripts_hold_every_module_of_the_page_and_the_engines_loading_only_once(built_dist) -> None:
+    held = {
+        script: MODULE_MARK.findall((built_dist.dist / script).read_text()) for script in bundle.ENTRIES
+    }
+    for modules in held.values():
+        assert len(modules) == len(set(modules))
     modules = {
         path.relative_to(ROOT).as_posix()
         for folder in ("web/js", "web/common")
         for path in (ROOT / folder).rglob("*.js")
     }
-    # early.js is a classic script of its own; entry.js only imports (nothing of it to mark).
-    assert set(held) == modules - {"web/js/app/early.js", "web/js/app/entry.js"}
-    # The engine's load starts before the app's modules run: engine/start.js's call comes before main.js's.
-    assert text.index("startEngineLoad();") < text.index("// web/js/app/main.js")
+    assert set().union(*held.values()) == modules - {"web/js/app/early.js"}
+    assert "web/js/engine/start.js" in held["js/engine-start.js"]
+    # The app joins the load (engine-load.js, in both): it holds none of the loading itself.
+    loading = {"web/js/engine/loader.js", "web/js/engine/downloads.js", "web/js/engine/load-path.js"}
+    assert loading <= set(held["js/engine-start.js"])
+    assert not loading & set(held["js/bundle.js"])
+    assert "web/js/app/main.js" in held["js/bundle.js"]
+
+
+def test_pyodides_runtime_is_its_module_as_a_classic_script(built_dist) -> None:
+    """The same code as node_modules/pyodide/pyodide.asm.mjs, but for the wrapper: no import.meta or export (a
+    syntax error in a classic script), the global the loader reads set."""
+    made = (built_dist.dist / "pyodide" / "pyodide.asm.js").read_text()
+    assert "import.meta" not in made and "export default" not in made
+    assert made.startswith(f"var {bundle.CLASSIC_RUNTIME_URL} = document.currentScript.src;")
+    assert re.search(rf"^var {bundle.CLASSIC_RUNTIME_GLOBAL}\s*=\s*\(\(\)\s*=>\s*\{{", made, re.MULTILINE)
+    loader = (ROOT / "web" / "js" / "engine" / "loader.js").read_text()
+    assert f'const CLASSIC_RUNTIME_GLOBAL = "{bundle.CLASSIC_RUNTIME_GLOBAL}";' in loader
+    assert not (built_dist.dist / "pyodide" / "pyodide.asm.mjs").exists()
+    # The module's function body is all there.
+    module = (ROOT / "node_modules" / "pyodide" / "pyodide.asm.mjs").read_text()
+    assert abs(len(made) - len(module)) < 0.02 * len(module)
 
 
 def test_the_worker_does_not_precache_the_modules_the_bundle_holds(built_dist) -> None:
     source = (built_dist.dist / "sw.js").read_text()
-    assert '"js/bundle.js"' in source and '"js/app/early.js"' in source
+    assert '"js/bundle.js"' in source and '"js/engine-start.js"' in source and '"js/app/early.js"' in source
     assert '"js/app/main.js"' not in source and '"js/engine/loader.js"' not in source
     assert '"common/outbox.js"' in source  # the worker's own import
 

@@ -13,7 +13,14 @@ ROOT = Path(__file__).resolve().parents[2]
 BOOT = """async () => {
   const info = await (await fetch("/build-info.json")).json();
   const { loadPyodide } = await import("/pyodide/pyodide.mjs");
-  const pyodide = await loadPyodide({ indexURL: "/pyodide/" });
+  // The runtime as the page loads it: the build's classic script, given to loadPyodide.
+  await new Promise((resolve, reject) => {
+    const script = Object.assign(document.createElement("script"), { src: "/pyodide/pyodide.asm.js" });
+    script.onload = resolve;
+    script.onerror = reject;
+    document.head.append(script);
+  });
+  const pyodide = await loadPyodide({ indexURL: "/pyodide/", createPyodideModule: ewarPyodideRuntime.default });
   await pyodide.loadPackage(["/" + info.micropip_wheel, "/" + info.engine_wheel]);
   return pyodide.runPython(
     "import ewar, micropip, sys; [ewar.__version__, micropip.__version__, sys.platform]"

@@ -47,12 +47,12 @@ def built(built_dist):
 
 def test_sw_js_lists_every_other_file_with_its_sha256_and_size(built):
     """Every file but sw.js and the page's modules under js/, which reach the page only inside the one script its
-    index.html loads with early.js (tools/builder/bundle.py)."""
+    index.html loads (tools/builder/bundle.py)."""
     precache = precache_of(built.dist)
     files = dist_files(built.dist)
     del files["sw.js"]
     loaded = re.findall(r'<script\b[^>]*\bsrc="\./([^"]+)"', files["index.html"].decode())
-    assert loaded == ["js/app/early.js", "js/bundle.js"]
+    assert loaded == ["js/engine-start.js", "js/app/early.js", "js/bundle.js"]
     for path in [path for path in files if path.startswith("js/") and path not in loaded]:
         del files[path]
     assert [entry[0] for entry in precache["files"]] == sorted(files)
@@ -76,6 +76,7 @@ def test_what_the_page_needs_offline_is_all_listed(built):
         built.info["micropip_wheel"],
         "i18n/en.json",
         "js/app/early.js",
+        "js/engine-start.js",
         "js/bundle.js",
         "worker/sync.js",
         "common/outbox.js",
@@ -83,7 +84,7 @@ def test_what_the_page_needs_offline_is_all_listed(built):
         "icons/icon-192.png",
         "icons/icon-512.png",
     }
-    needed |= {f"pyodide/{name}" for name in builder.PYODIDE_FILES}
+    needed |= {f"pyodide/{name}" for name in built.info["runtime_files"]}
     assert needed <= listed
 
 

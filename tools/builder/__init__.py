@@ -17,7 +17,7 @@ from .bundle import bundle_inputs, bundle_page_modules
 from .devserver import DevServer, serve_in_foreground
 from .pipeline import BuildError, BuildResult, Context, Inputs, Step, run_pipeline
 from .snapshot import SNAPSHOT_STEPS
-from .stdlib import publish_trimmed_stdlib, stdlib_inputs
+from .stdlib import publish_inputs, publish_trimmed_stdlib
 from .steps import (
     BUILD_INFO,
     PYODIDE_FILES,
@@ -49,7 +49,7 @@ STEPS: list[Step] = [
     Step("pyodide_runtime", copy_pyodide_runtime, pyodide_inputs),
     Step("micropip_wheel", fetch_micropip, micropip_inputs),
     # The game runs with both wheels to find what it imports: after them.
-    Step("stdlib", publish_trimmed_stdlib, stdlib_inputs),
+    Step("stdlib", publish_trimmed_stdlib, publish_inputs),
     Step("web", copy_web, web_inputs),
     Step("bundle", bundle_page_modules, bundle_inputs),
     Step("icons", draw_icons, icons_inputs),

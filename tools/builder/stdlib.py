@@ -131,6 +131,17 @@ def trimmed_stdlib(ctx: Context) -> Path:
     return kept / STDLIB_ZIP
 
 
+def with_runtime_list(inputs: Inputs, ctx: Context) -> Inputs:
+    """A publishing step's inputs: also the runtime files it adds the standard library to (a skipped step replays
+    the list it wrote)."""
+    runtime = sorted(name for name in ctx.info.get("runtime_files", {}) if name != STDLIB_ZIP)
+    return Inputs(inputs.files, {**inputs.params, "runtime_files": runtime})
+
+
+def publish_inputs(ctx: Context) -> Inputs:
+    return with_runtime_list(stdlib_inputs(ctx), ctx)
+
+
 def publish_trimmed_stdlib(ctx: Context) -> None:
     trimmed = trimmed_stdlib(ctx)
     ctx.put_file(f"pyodide/{STDLIB_ZIP}", trimmed)
@@ -138,7 +149,7 @@ def publish_trimmed_stdlib(ctx: Context) -> None:
 
 
 def whole_stdlib_inputs(ctx: Context) -> Inputs:
-    return Inputs([pyodide_dir(ctx.root) / STDLIB_ZIP], {})
+    return with_runtime_list(Inputs([pyodide_dir(ctx.root) / STDLIB_ZIP], {}), ctx)
 
 
 def publish_whole_stdlib(ctx: Context) -> None:

@@ -15,14 +15,14 @@ import tomllib
 import zipfile
 from pathlib import Path, PurePosixPath
 
-from .bundle import is_bundled_module
+from .bundle import classic_runtime, esbuild_version, is_bundled_module
 from .pipeline import BuildError, Context, Inputs, fingerprint
 from .toolchain import files_under, run_quiet
 
 BUILD_INFO = "build-info.json"
-# The files loadPyodide() fetches from its indexURL (pyodide.mjs itself is imported by the page):
-# pyodide.mjs imports pyodide.asm.mjs, which loads pyodide.asm.wasm; python_stdlib.zip and
-# pyodide-lock.json are fetched from indexURL. build-info.json's runtime_files is written from this.
+# The files loadPyodide() fetches from its indexURL in Node (pyodide.mjs itself is imported): pyodide.mjs
+# imports pyodide.asm.mjs, which loads pyodide.asm.wasm; python_stdlib.zip and pyodide-lock.json are fetched from
+# indexURL. The function bundles these (netlify.toml).
 PYODIDE_FILES = (
     "pyodide.mjs",
     "pyodide.asm.mjs",
@@ -30,6 +30,10 @@ PYODIDE_FILES = (
     "python_stdlib.zip",
     "pyodide-lock.json",
 )
+# The page loads pyodide.asm.mjs's code as a classic script instead (bundle.classic_runtime) and gives it to
+# loadPyodide. build-info.json's runtime_files (the page's) names that one in the module's place.
+CLASSIC_RUNTIME = "pyodide.asm.js"
+CLASSIC_RUNTIME_SOURCE = "pyodide.asm.mjs"
 # Pyodide's standard library: the stdlib step publishes it trimmed to what the game imports (tools/builder/stdlib.py).
 TRIMMED_BY_THE_BUILD = "python_stdlib.zip"
 # Zip timestamps of the engine wheel: fixed, so that the same sources give the same bytes.
@@ -190,8 +194,17 @@ def pyodide_dir(root: Path) -> Path:
 def pyodide_inputs(ctx: Context) -> Inputs:
     folder = pyodide_dir(ctx.root)
     files = [folder / "package.json", *(folder / name for name in PYODIDE_FILES)]
-    copied = [name for name in PYODIDE_FILES if name != TRIMMED_BY_THE_BUILD]
-    return Inputs(files, {"records": ["pyodide_version", "runtime_files"], "copied": copied})
+    copied = [
+        name for name in PYODIDE_FILES if name not in (TRIMMED_BY_THE_BUILD, CLASSIC_RUNTIME_SOURCE)
+    ]
+    return Inputs(
+        files,
+        {
+            "records": ["pyodide_version", "runtime_files"],
+            "copied": copied,
+            "esbuild": esbuild_version(ctx.root),
+        },
+    )
 
 
 def copy_pyodide_runtime(ctx: Context) -> None:
@@ -199,9 +212,17 @@ def copy_pyodide_runtime(ctx: Context) -> None:
     copied = pyodide_inputs(ctx).params["copied"]
     for name in copied:
         ctx.put_file(f"pyodide/{name}", folder / name)
-    # The one list of runtime files (under pyodide/) with their sizes: the page's loader reads it. The stdlib
-    # step adds the standard library it trims.
-    ctx.info["runtime_files"] = {name: (folder / name).stat().st_size for name in copied}
+    with tempfile.TemporaryDirectory(prefix="ewar-runtime-") as made:
+        script = Path(made) / CLASSIC_RUNTIME
+        classic_runtime(ctx.root, folder / CLASSIC_RUNTIME_SOURCE, script)
+        ctx.put_file(f"pyodide/{CLASSIC_RUNTIME}", script)
+        made_size = script.stat().st_size
+    # The one list of the page's runtime files (under pyodide/) with their sizes: the page's loader reads it. The
+    # stdlib step adds the standard library it trims.
+    ctx.info["runtime_files"] = {
+        **{name: (folder / name).stat().st_size for name in copied},
+        CLASSIC_RUNTIME: made_size,
+    }
     ctx.info["pyodide_version"] = json.loads((folder / "package.json").read_text())["version"]
 
 

@@ -11,7 +11,7 @@
 
 // A module worker (registered with type "module"): the score outbox's Background Sync handler is shared
 // with the page. build.py checks that every file imported here is in the build.
-import { CHECKED_SHA256_HEADER, INFLATED_HEADER } from "../common/kept-files.js";
+import { CHECKED_SHA256_HEADER, INFLATED_HEADER, KEPT_RUNS_HEADER, packZeroPages } from "../common/kept-files.js";
 import { handleSync } from "./sync.js";
 
 const PRECACHE = /* @precache */ { build_id: "dev", files: [] };
@@ -63,7 +63,8 @@ async function sha256(bytes) {
 }
 
 /** Whether a file is kept inflated: the on-use gzip file, the memory snapshot. The page then reads its bytes
- * straight into Pyodide's heap at every visit instead of inflating them on its main thread (~150 ms here). */
+ * straight into Pyodide's heap at every visit instead of inflating them on its main thread (~150 ms here); its
+ * all-zero pages are left out (kept-files.js). */
 function keptInflated(entry) {
   return entry.onUse && extensionOf(entry.path) === ".gz";
 }
@@ -72,14 +73,30 @@ async function inflate(bytes) {
   return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
 }
 
+// A script is kept as the server sent it when its type is a JavaScript one: Chromium then compiles it as the
+// worker installs and keeps the code beside it, and a visit starts from that code (not for a Response the worker
+// makes itself: measured, docs/performance.md).
+const SCRIPT_TYPE = /^(text|application)\/javascript\b/i;
+
+function keptAsServed(entry, served) {
+  const type = CONTENT_TYPES[extensionOf(entry.path)];
+  return type?.startsWith("text/javascript") && SCRIPT_TYPE.test(served.headers.get("content-type") ?? "");
+}
+
 /** The stored form of a file: exactly the expected bytes (checked before: the snapshot inflated after), its own
  * content type, the sha256 it was checked against, and the security headers the site sent with it (a page
  * served from the cache runs under the same Content-Security-Policy). */
 async function storedResponse(entry, bytes, served) {
-  const body = keptInflated(entry) ? await inflate(bytes) : bytes;
+  let body = bytes;
+  const headers = new Headers({ [CHECKED_SHA256_HEADER]: entry.sha256 });
+  if (keptInflated(entry)) {
+    const packed = packZeroPages(await inflate(bytes));
+    body = packed.body;
+    headers.set(INFLATED_HEADER, "gzip");
+    headers.set(KEPT_RUNS_HEADER, packed.runs);
+  }
+  headers.set("content-length", String(body.byteLength));
   const type = CONTENT_TYPES[extensionOf(entry.path)] ?? served.headers.get("content-type");
-  const headers = new Headers({ "content-length": String(body.byteLength), [CHECKED_SHA256_HEADER]: entry.sha256 });
-  if (body !== bytes) headers.set(INFLATED_HEADER, "gzip");
   if (type) headers.set("content-type", type);
   for (const name of KEPT_HEADERS) {
     const value = served.headers.get(name);
@@ -96,7 +113,10 @@ async function findKept(entry, oldCaches) {
   if (extensionOf(entry.path) === ".html") return null;
   for (const cache of oldCaches) {
     const kept = await cache.match(urlOf(entry.path));
-    if (kept && kept.headers.get(CHECKED_SHA256_HEADER) === entry.sha256) return kept;
+    if (!kept) continue;
+    if (kept.headers.get(CHECKED_SHA256_HEADER) === entry.sha256) return kept;
+    // A script kept as served carries no mark: its bytes are checked.
+    if (keptAsServed(entry, kept) && (await sha256(await kept.clone().arrayBuffer())) === entry.sha256) return kept;
   }
   return null;
 }
@@ -107,9 +127,10 @@ async function download(entry) {
   for (const mode of ["no-cache", "reload"]) {
     const response = await fetch(urlOf(entry.path), { cache: mode, credentials: "same-origin" });
     if (!response.ok) throw new Error(`precache ${entry.path}: HTTP ${response.status}`);
+    const served = keptAsServed(entry, response) ? response.clone() : null;
     const bytes = await response.arrayBuffer();
     last = await sha256(bytes);
-    if (last === entry.sha256) return await storedResponse(entry, bytes, response);
+    if (last === entry.sha256) return served ?? (await storedResponse(entry, bytes, response));
   }
   throw new Error(`precache ${entry.path}: sha256 ${last} is not the build's ${entry.sha256}`);
 }

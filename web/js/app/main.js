@@ -6,7 +6,7 @@ import { createAppEvents } from "../base/events.js";
 import { currentLanguage, missingKeys } from "../base/i18n.js";
 import { setRuleNumbers } from "../base/rule-numbers.js";
 import { createStorage } from "../base/storage.js";
-import { loadEngine } from "../engine/loader.js";
+import { loadEngine } from "../engine/engine-load.js";
 import { startOffline } from "../offline/service-worker.js";
 import { createUpdateBanner } from "../offline/update-banner.js";
 import { createConfirm } from "../panels/confirm.js";

@@ -1,12 +1,13 @@
 // The engine's files, fetched and checked: build-info, the wheels, and the memory snapshot (inflated into a
 // buffer of the size build-info gives, its sha256 checked). A file the page cannot get is a LoadError naming it.
 
-import { CHECKED_SHA256_HEADER, INFLATED_HEADER } from "../../common/kept-files.js";
+import { CHECKED_SHA256_HEADER, INFLATED_HEADER, KEPT_RUNS_HEADER, zeroPagesReader } from "../../common/kept-files.js";
 
 /** A loading failure with a catalog key for the message shown to the player. */
 export class LoadError extends Error {
   constructor(key, params = {}, cause = undefined) {
     super(`${key} ${JSON.stringify(params)}${cause ? `: ${cause.message ?? cause}` : ""}`);
+    this.name = "LoadError"; // engine-load.js's isLoadError: the app's script has its own copy of this class
     this.key = key;
     this.params = params;
     this.cause = cause;
@@ -50,18 +51,68 @@ async function checkDigest(bytes, expected) {
 
 /**
  * The snapshot's bytes, inflated into one buffer of the size build-info gives, checked against its sha256 unless
- * the service worker kept them (it checked the file's sha256 before keeping it, and keeps it inflated).
+ * the service worker kept them (it checked the file's sha256 before keeping it). `cached` is the worker's copy
+ * (keptCopy), else null: the snapshot is then fetched from `url`.
  */
 export async function snapshotBytes(url, snapshot, cached, onFraction, signal) {
-  const response = cached ?? (await fetch(url, { signal }));
+  const bytes = cached
+    ? await cached.read(snapshot, onFraction)
+    : await fetchedBytes(url, snapshot, onFraction, signal);
+  if (!cached?.checked) await checkDigest(bytes, snapshot.sha256);
+  return bytes;
+}
+
+async function readRuns(body, header) {
+  const reader = zeroPagesReader(header);
+  const chunks = body.getReader();
+  for (;;) {
+    const { done, value } = await chunks.read();
+    if (done) return reader.bytes();
+    reader.add(value);
+  }
+}
+
+/**
+ * The service worker's copy of a file at `url` (Cache Storage), else null: {checked (the worker checked its
+ * sha256), read(snapshot, onFraction) -> its inflated bytes}. A copy kept without its zero pages is read from
+ * now on, before build-info says which snapshot this build has (load-path.js); older workers' copies (inflated
+ * whole, or gzip) are read when asked.
+ */
+export async function keptCopy(url) {
+  let hit;
+  try {
+    hit = await globalThis.caches?.match(url);
+  } catch {
+    return null; // no Cache Storage here (an insecure context)
+  }
+  if (!hit?.ok || !hit.body) return null;
+  const runs = hit.headers.get(KEPT_RUNS_HEADER);
+  const early = runs === null ? null : readRuns(hit.body, runs);
+  early?.catch(() => {}); // the loader awaits it if it uses this copy
+  const inflated = hit.headers.get(INFLATED_HEADER) === "gzip";
+  return {
+    checked: hit.headers.has(CHECKED_SHA256_HEADER),
+    async read(snapshot, onFraction) {
+      if (!early) return readToSize(hit.body, snapshot, inflated || snapshot.encoding !== "gzip", onFraction);
+      const bytes = await early;
+      if (bytes.length !== snapshot.size)
+        throw new Error(`${snapshot.file} is not the ${snapshot.size} bytes build-info says`);
+      return bytes;
+    },
+  };
+}
+
+async function fetchedBytes(url, snapshot, onFraction, signal) {
+  const response = await fetch(url, { signal });
   if (!response.ok || !response.body) throw new Error(`${snapshot.file}: HTTP ${response.status}`);
-  const keptByWorker = response.headers.has(CHECKED_SHA256_HEADER);
   // A host that sends the .gz with Content-Encoding: gzip has it inflated by the browser already.
-  const inflated =
-    snapshot.encoding !== "gzip" ||
-    response.headers.get(INFLATED_HEADER) === "gzip" ||
-    /gzip/i.test(response.headers.get("content-encoding") ?? "");
-  const stream = inflated ? response.body : response.body.pipeThrough(new DecompressionStream("gzip"));
+  const inflated = snapshot.encoding !== "gzip" || /gzip/i.test(response.headers.get("content-encoding") ?? "");
+  return readToSize(response.body, snapshot, inflated, onFraction);
+}
+
+/** The stream's bytes, inflated unless they are already, into one buffer of build-info's size. */
+async function readToSize(body, snapshot, inflated, onFraction) {
+  const stream = inflated ? body : body.pipeThrough(new DecompressionStream("gzip"));
   const bytes = new Uint8Array(snapshot.size);
   const reader = stream.getReader();
   let filled = 0;
@@ -74,6 +125,5 @@ export async function snapshotBytes(url, snapshot, cached, onFraction, signal) {
     onFraction(filled / bytes.length);
   }
   if (filled !== bytes.length) throw new Error(`${snapshot.file} is smaller than build-info says`);
-  if (!keptByWorker) await checkDigest(bytes, snapshot.sha256);
   return bytes;
 }

@@ -4,7 +4,7 @@
 // and falls back to micropip on any failure.
 
 import { createStorage } from "../base/storage.js";
-import { pageUrl } from "./downloads.js";
+import { keptCopy, pageUrl } from "./downloads.js";
 import { reasonNotToFetch } from "./next-visit.js";
 
 const storage = createStorage();
@@ -17,21 +17,19 @@ function requestedPath() {
 }
 
 /**
- * The snapshot's response if the service worker's cache holds it, else null. (The HTTP cache cannot be asked
- * quietly: fetch's only-if-cached logs a network error on every miss. A snapshot this browser loaded before is
- * remembered in localStorage instead, and then most likely comes from its HTTP cache.)
+ * Starts reading the worker's copy of the snapshot this browser loaded last, before build-info.json has said which
+ * one this build has: on a repeat visit both reads then overlap. Resolves to {file, kept} (kept: keptCopy's, or
+ * null), or null when no snapshot was loaded before or micropip is asked for.
  */
-async function cachedSnapshot(url) {
-  try {
-    const hit = await globalThis.caches?.match(url);
-    return hit?.ok ? hit : null;
-  } catch {
-    return null; // no Cache Storage here (an insecure context)
-  }
+export function readLastSnapshot() {
+  const file = storage.snapshotFileSeen();
+  if (!file || requestedPath() === "micropip") return Promise.resolve(null);
+  return keptCopy(pageUrl(file)).then((kept) => ({ file, kept }));
 }
 
 /**
- * {use, cached, reason}: whether to load from the snapshot (cached: its response, if the worker holds it). The
+ * {use, cached, reason}: whether to load from the snapshot (cached: the worker's copy, keptCopy's, if it holds
+ * one). `early` is readLastSnapshot()'s promise, used when it read the file this build names. The
  * snapshot (~6 MB more than the micropip path, several seconds less Python start-up) is used:
  * - when the service worker has it (repeat visits, offline), or this browser loaded this very snapshot before
  *   (so its HTTP cache most likely holds it);
@@ -39,7 +37,7 @@ async function cachedSnapshot(url) {
  *   under 5 MB, docs/performance.md). Once the game is playable and the page idle, the visit fetches it in the
  *   background for the next one (fetchSnapshotForNextVisit), and the worker keeps it.
  */
-export async function chooseSnapshot(buildInfo) {
+export async function chooseSnapshot(buildInfo, early = Promise.resolve(null)) {
   const snapshot = buildInfo.snapshot;
   if (!snapshot?.file) return { use: false, reason: "no snapshot in this build" };
   const asked = requestedPath();
@@ -47,7 +45,8 @@ export async function chooseSnapshot(buildInfo) {
   if (snapshot.encoding === "gzip" && typeof DecompressionStream !== "function") {
     return { use: false, reason: "no DecompressionStream in this browser" };
   }
-  const cached = await cachedSnapshot(pageUrl(snapshot.file));
+  const last = await early;
+  const cached = last?.file === snapshot.file ? last.kept : await keptCopy(pageUrl(snapshot.file));
   if (asked === "snapshot") return { use: true, cached, reason: "snapshot asked for" };
   if (cached) return { use: true, cached, reason: "snapshot in the service worker's cache" };
   if (storage.snapshotSeen() === snapshot.sha256) return { use: true, cached, reason: "snapshot loaded before" };

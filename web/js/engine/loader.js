@@ -6,11 +6,9 @@
 import { installWithMicropip, restoreEngine, runtimeOf } from "../../common/host.js";
 import { createStorage } from "../base/storage.js";
 import { fetchBytes, fetchJson, LoadError, pageUrl, snapshotBytes } from "./downloads.js";
-import { chooseSnapshot, fetchSnapshotForNextVisit } from "./load-path.js";
+import { publishEngineLoad } from "./engine-load.js";
+import { chooseSnapshot, fetchSnapshotForNextVisit, readLastSnapshot } from "./load-path.js";
 import { PATH_SHARES, PHASES, progressReporter, watchRuntimeFiles } from "./progress.js";
-
-export { LoadError } from "./downloads.js";
-export { PHASES } from "./progress.js";
 
 const storage = createStorage();
 
@@ -24,7 +22,7 @@ function checkBrowser() {
 }
 
 /** Resolves to the same shape as loadWithMicropip, or to {failed: reason} to fall back to it. */
-async function loadFromSnapshot(buildInfo, report, cached, pyodideModule) {
+async function loadFromSnapshot(buildInfo, report, cached, { pyodideModule, createPyodideModule }) {
   const snapshot = buildInfo.snapshot;
   const aborter = new AbortController();
   report("runtime", 0);
@@ -54,6 +52,7 @@ async function loadFromSnapshot(buildInfo, report, cached, pyodideModule) {
       indexURL: pageUrl("pyodide/"),
       snapshot: bytes,
       expect: { version: buildInfo.engine_version },
+      options: { createPyodideModule },
     });
     performance.mark("ewar:restored");
     report("runtime", 1);
@@ -63,7 +62,7 @@ async function loadFromSnapshot(buildInfo, report, cached, pyodideModule) {
     const warmStart = performance.now();
     runtimeOf(pyodide).after_restore();
     performance.measure("ewar:warm-up", { start: warmStart });
-    storage.rememberSnapshot(snapshot.sha256);
+    storage.rememberSnapshot(snapshot.sha256, snapshot.file);
     report("engine", 1);
     return { pyodide, bridge, buildInfo, path: "snapshot" };
   } catch (error) {
@@ -74,6 +73,28 @@ async function loadFromSnapshot(buildInfo, report, cached, pyodideModule) {
   }
 }
 // ---------------------------------------------------------------------------------------------
+
+// The build's classic copy of Pyodide's pyodide.asm.mjs, and the global it sets (tools/builder/bundle.py,
+// classic_runtime): Chromium keeps a classic script's compiled code between visits, not a module's.
+const CLASSIC_RUNTIME = "pyodide/pyodide.asm.js";
+const CLASSIC_RUNTIME_GLOBAL = "ewarPyodideRuntime";
+
+/** Resolves to Pyodide's createPyodideModule (loadPyodide's option), from the classic runtime, whose <script> is
+ * added now (index.html preloads it). */
+function loadClassicRuntime() {
+  return new Promise((resolve, reject) => {
+    const missing = () => new LoadError("loading.errorMissing", { file: CLASSIC_RUNTIME });
+    const script = document.createElement("script");
+    script.src = pageUrl(CLASSIC_RUNTIME);
+    script.onload = () => {
+      const create = globalThis[CLASSIC_RUNTIME_GLOBAL]?.default;
+      if (typeof create === "function") resolve(create);
+      else reject(missing());
+    };
+    script.onerror = () => reject(missing());
+    document.head.append(script);
+  });
+}
 
 async function importPyodide() {
   try {
@@ -92,14 +113,14 @@ async function step(key, params, action) {
   }
 }
 
-async function loadWithMicropip(buildInfo, report, pyodideModule) {
+async function loadWithMicropip(buildInfo, report, { pyodideModule, createPyodideModule }) {
   report("runtime", 0);
   // Both wheels download while the runtime does, instead of one after the other once Python is up; a wheel that
   // cannot be had is said at once, not once the runtime is up.
   const stopWatching = watchRuntimeFiles(report, buildInfo.runtime_files);
   const runtime = pyodideModule.then(async ({ loadPyodide }) => {
     const loaded = await step("loading.errorMissing", { file: "pyodide/" }, () =>
-      loadPyodide({ indexURL: pageUrl("pyodide/") }),
+      loadPyodide({ indexURL: pageUrl("pyodide/"), createPyodideModule }),
     );
     report("runtime", 1);
     return loaded;
@@ -145,69 +166,31 @@ function markReady(engine) {
 async function load(onProgress, onPath) {
   performance.mark("ewar:load-start");
   checkBrowser();
-  // Both paths need Pyodide's module, whose evaluation takes a while: it starts beside build-info's fetch and
+  // Both paths need Pyodide's runtime, whose evaluation takes a while: it starts beside build-info's fetch and
   // the choice of path, not after them.
-  const pyodideModule = importPyodide();
-  pyodideModule.catch(() => {}); // awaited by either path; a failure is theirs to report
+  const runtime = { pyodideModule: importPyodide(), createPyodideModule: loadClassicRuntime() };
+  for (const part of Object.values(runtime)) part.catch(() => {}); // awaited by either path, which reports a failure
+  const lastSnapshot = readLastSnapshot(); // a repeat visit's 12-31 MB read, beside build-info's
   const buildInfo = await fetchJson("build-info.json");
-  const choice = await chooseSnapshot(buildInfo);
+  const choice = await chooseSnapshot(buildInfo, lastSnapshot);
   let reason = choice.reason;
   performance.mark("ewar:load-path-chosen", { detail: { snapshot: choice.use, reason } });
   if (choice.use) {
     onPath("snapshot", Object.keys(PATH_SHARES.snapshot));
     const report = progressReporter(onProgress, PATH_SHARES.snapshot);
-    const fast = await loadFromSnapshot(buildInfo, report, choice.cached, pyodideModule);
+    const fast = await loadFromSnapshot(buildInfo, report, choice.cached, runtime);
     if (!fast.failed) return markReady({ ...fast, reason });
     console.warn(`ewar: memory snapshot not used (${fast.failed}); loading with micropip`);
     reason = `snapshot failed: ${fast.failed}`;
   }
   onPath("micropip", PHASES);
-  const engine = await loadWithMicropip(buildInfo, progressReporter(onProgress, PATH_SHARES.micropip), pyodideModule);
+  const engine = await loadWithMicropip(buildInfo, progressReporter(onProgress, PATH_SHARES.micropip), runtime);
   if (!choice.use) fetchSnapshotForNextVisit(buildInfo);
   return markReady({ ...engine, reason });
 }
 
-// One load per page, started as early as possible (engine/start.js, before the app's modules have arrived);
-// whoever asks for it later is told the latest progress at once, then each change.
-let loading = null;
-let latestPath = null;
-let latestProgress = null;
-const listeners = new Set();
-
-/** Starts loading the engine unless it has started already; returns the load's promise (see loadEngine). */
+/** Starts loading the engine unless it has started already (the page's first script does: engine/start.js);
+ * returns the load's promise. The app joins it with engine-load.js's loadEngine. */
 export function startEngineLoad() {
-  if (!loading) {
-    loading = load(
-      (...progress) => {
-        latestProgress = progress;
-        for (const listener of listeners) listener.onProgress?.(...progress);
-      },
-      (...path) => {
-        latestPath = path;
-        for (const listener of listeners) listener.onPath?.(...path);
-      },
-    );
-    loading.catch(() => {}); // whoever awaits loadEngine() handles it
-  }
-  return loading;
-}
-
-/**
- * Resolves to {pyodide, bridge, buildInfo, path: "snapshot"|"micropip", reason, installer (micropip path)};
- * rejects with a LoadError.
- * onProgress(phase, phaseFraction, total); onPath(path, phases) says which phases this load goes through (the
- * snapshot path has no "micropip" phase; it is called again if the snapshot fails and micropip takes over).
- * Joins the load startEngineLoad() began, if it did.
- */
-export function loadEngine({ onProgress, onPath } = {}) {
-  const listener = { onProgress, onPath };
-  listeners.add(listener);
-  const promise = startEngineLoad();
-  if (latestPath) onPath?.(...latestPath);
-  if (latestProgress) onProgress?.(...latestProgress);
-  promise.then(
-    () => listeners.delete(listener),
-    () => listeners.delete(listener),
-  );
-  return promise;
+  return publishEngineLoad(load);
 }

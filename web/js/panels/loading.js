@@ -1,7 +1,8 @@
 // The loading panel: the phases this load goes through, its progress bar, and a clear message if it fails.
 
 import { t } from "../base/i18n.js";
-import { LoadError, PHASES } from "../engine/loader.js";
+import { isLoadError } from "../engine/engine-load.js";
+import { PHASES } from "../engine/progress.js";
 
 export function createLoadingPanel() {
   const $ = (id) => document.getElementById(id);
@@ -28,10 +29,9 @@ export function createLoadingPanel() {
   function showError(error) {
     console.error(error);
     const box = $("load-error");
-    box.textContent =
-      error instanceof LoadError
-        ? t(error.key, error.params)
-        : t("loading.errorGeneric", { message: error?.message ?? String(error) });
+    box.textContent = isLoadError(error)
+      ? t(error.key, error.params)
+      : t("loading.errorGeneric", { message: error?.message ?? String(error) });
     const reload = document.createElement("button");
     reload.type = "button";
     reload.className = "primary";
