@@ -85,14 +85,37 @@ def test_npm_ci_omits_the_dev_tools_unless_the_tests_need_them(monkeypatch, with
 
 def test_the_test_command_installs_the_dev_tools_only_when_missing(monkeypatch, tmp_path):
     calls = []
-    monkeypatch.setattr(steps, "npm_ci", lambda root, **options: calls.append(options["with_dev"]))
-    write_lock(tmp_path, {"biome": {"version": "2.0.0", "dev": True}}, {})
+    monkeypatch.setattr(
+        steps, "npm_ci", lambda root, **options: calls.append(("ci", options["with_dev"]))
+    )
+    monkeypatch.setattr(steps, "npm_add_dev_tools", lambda root, log: calls.append(("add", True)))
+    write_lock(
+        tmp_path,
+        {"pyodide": {"version": "1.0.0"}, "biome": {"version": "2.0.0", "dev": True}},
+        {},
+    )
     (tmp_path / "node_modules" / ".package-lock.json").parent.mkdir(parents=True, exist_ok=True)
     (tmp_path / "node_modules" / ".package-lock.json").write_text("{}")
-    steps.ensure_dev_tools(tmp_path)
-    assert calls == [True]
+    steps.ensure_dev_tools(tmp_path)  # not even what building needs: everything from scratch
+    assert calls == [("ci", True)]
     calls.clear()
-    (tmp_path / "node_modules" / "biome").mkdir()
-    (tmp_path / "node_modules" / "biome" / "package.json").write_text('{"version": "2.0.0"}')
-    steps.ensure_dev_tools(tmp_path)
+    for name, version in (("pyodide", "1.0.0"), ("biome", "2.0.0")):
+        (tmp_path / "node_modules" / name).mkdir()
+        (tmp_path / "node_modules" / name / "package.json").write_text(
+            f'{{"version": "{version}"}}'
+        )
+    steps.ensure_dev_tools(tmp_path)  # all there
     assert calls == []
+    (tmp_path / "node_modules" / "biome" / "package.json").unlink()
+    steps.ensure_dev_tools(tmp_path)  # what building needs is there: the dev tools are added to it
+    assert calls == [("add", True)]
+
+
+def test_adding_the_dev_tools_is_an_npm_install_that_saves_nothing(monkeypatch):
+    calls = []
+    monkeypatch.setattr(steps, "run_quiet", lambda command, *_a, **_k: calls.append(command))
+    lines = []
+    steps.npm_add_dev_tools(ROOT, log=lines.append)
+    [command] = calls
+    assert command[1] == "install" and "--no-save" in command and "--omit=dev" not in command
+    assert lines and "npm install" in lines[0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -270,3 +271,52 @@ def test_the_groups_of_two_runs_add_up(tmp_path):
         "engine": {"seconds": 5.5, "tests": 10},
         "web": {"seconds": 6.0, "tests": 2},
     }
+
+
+class TestWorkBesideTheBuild:
+    """npm adds the test tools in a thread while the build runs (suite.work_beside)."""
+
+    def test_both_run_at_once_and_its_time_is_recorded_once_both_are_done(self):
+        from tools.builder.timings import StepTimes
+
+        times = StepTimes()
+        started = threading.Event()
+        build_ran_meanwhile = []
+
+        def work():
+            started.set()
+            suite.time.sleep(0.3)
+
+        with suite.work_beside(work, "npm (test tools, beside)", times):
+            assert started.wait(5)
+            build_ran_meanwhile.append(True)
+        [(name, seconds)] = times.steps
+        assert name == "npm (test tools, beside)" and seconds >= 0.3
+        assert build_ran_meanwhile == [True]
+
+    def test_its_failure_is_raised_once_the_block_is_done(self):
+        from tools.builder.timings import StepTimes
+
+        def work():
+            raise BuildError("npm install (the test tools) failed")
+
+        ran = []
+        with pytest.raises(BuildError, match="test tools"):
+            with suite.work_beside(work, "npm", StepTimes()):
+                ran.append(True)
+        assert ran == [True]
+
+    def test_a_build_failure_waits_for_it_and_wins(self):
+        from tools.builder.timings import StepTimes
+
+        finished = []
+        times = StepTimes()
+        with pytest.raises(BuildError, match="the build failed"):
+            with suite.work_beside(
+                lambda: (suite.time.sleep(0.2), finished.append(1)), "npm", times
+            ):
+                raise BuildError("the build failed")
+        assert finished == [
+            1
+        ]  # node_modules is never left half-installed by a process still running
+        assert [name for name, _ in times.steps] == ["npm"]

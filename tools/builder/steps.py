@@ -77,7 +77,17 @@ def npm_ci(root: Path, *, with_dev: bool, log) -> None:
     run_quiet(command, "npm ci", cwd=root, heartbeat=log)
 
 
+def ensure_serving_packages(root: Path, log=print) -> None:
+    """npm ci of what building and serving need, unless node_modules holds it at the lock's versions."""
+    if not (root / "package-lock.json").is_file():
+        raise BuildError("package-lock.json is missing: the build installs exactly what it pins")
+    installed = (root / "node_modules" / ".package-lock.json").is_file()
+    if not (installed and node_modules_match_lock(root)):
+        npm_ci(root, with_dev=False, log=log)
+
+
 def ensure_node_modules(ctx: Context) -> None:
+    """The build's first step: ensure_serving_packages, skipped while the lock and the install are unchanged."""
     lock = ctx.root / "package-lock.json"
     if not lock.is_file():
         raise BuildError("package-lock.json is missing: the build installs exactly what it pins")
@@ -85,19 +95,35 @@ def ensure_node_modules(ctx: Context) -> None:
     installed = (ctx.root / "node_modules" / ".package-lock.json").is_file()
     if installed and ctx.state.get("npm_lock") == key:
         return
-    if installed and node_modules_match_lock(ctx.root):
-        ctx.state["npm_lock"] = key
-        return
-    npm_ci(ctx.root, with_dev=False, log=ctx.log)
+    ensure_serving_packages(ctx.root, log=ctx.log)
     ctx.state["npm_lock"] = key
 
 
+def npm_add_dev_tools(root: Path, log) -> None:
+    """npm install (the lock's versions, nothing saved) over node_modules holding what building needs: it adds the
+    dev packages and leaves those in place, so the build may run meanwhile (package-lock.json places every package,
+    dev or not)."""
+    npm = shutil.which("npm")
+    if not npm:
+        raise BuildError(
+            "npm not found: install Node.js (any version with npm; the project pins Node 22)"
+        )
+    log("  running npm install: adding the test tools to what building needs")
+    command = [npm, "install", "--no-audit", "--no-fund", "--no-save"]
+    run_quiet(command, "npm install (the test tools)", cwd=root, heartbeat=log)
+
+
 def ensure_dev_tools(root: Path, log=print) -> None:
-    """The test command's npm packages: npm ci with the dev dependencies unless node_modules has them all."""
+    """The test command's npm packages: nothing if node_modules has them all; the dev packages added if it has what
+    building needs (ensure_node_modules); else npm ci with everything."""
     if not (root / "package-lock.json").is_file():
         raise BuildError("package-lock.json is missing: the build installs exactly what it pins")
     installed = (root / "node_modules" / ".package-lock.json").is_file()
-    if not (installed and node_modules_match_lock(root, with_dev=True)):
+    if installed and node_modules_match_lock(root, with_dev=True):
+        return
+    if installed and node_modules_match_lock(root):
+        npm_add_dev_tools(root, log)
+    else:
         npm_ci(root, with_dev=True, log=log)
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from . import postgres
 from .lint import js_lint_commands, python_lint_commands, run_linters
 from .pipeline import BuildError
-from .steps import ensure_dev_tools
+from .steps import ensure_dev_tools, ensure_serving_packages
 from .timings import StepTimes
 from .toolchain import QUIET_PIP, project_node
 
@@ -171,6 +171,31 @@ def split_runs(pytest_args: list[str]) -> tuple[list[str], list[str]] | None:
 
 
 @contextlib.contextmanager
+def work_beside(work, name: str, times: StepTimes):
+    """Runs work() in a thread while the block runs; then waits for it, records its time as `name` and raises what
+    it raised."""
+    started = time.monotonic()
+    outcome: dict = {}
+
+    def run() -> None:
+        try:
+            work()
+        except BaseException as error:  # noqa: BLE001 - handed to the waiting thread, raised there
+            outcome["error"] = error
+        outcome["seconds"] = time.monotonic() - started
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        thread.join()
+        times.add(name, outcome["seconds"])
+    if "error" in outcome:
+        raise outcome["error"]
+
+
+@contextlib.contextmanager
 def pytest_beside(root: Path, args: list[str], env: dict[str, str], times: StepTimes):
     """Runs pytest with `args` in the background while the block runs (its output kept aside); yields a function
     that waits for it, prints its output and returns its exit code."""
@@ -227,10 +252,12 @@ def run_suite(root: Path, args: list[str], build) -> int:
             pytest_args = runs[1]
         if not engine_only:
             env["EWAR_CHROMIUM"] = chromium_for_tests()
-            with times.step("npm (test tools)"):
-                ensure_dev_tools(root)
-            with times.step("build"):
-                build()
+            with times.step("npm (serving's)"):
+                ensure_serving_packages(root)
+            # npm adds the test tools to node_modules while the build runs (it leaves the packages building uses).
+            with work_beside(lambda: ensure_dev_tools(root), "npm (test tools, beside)", times):
+                with times.step("build"):
+                    build()
             with times.step("lint (JavaScript)"):
                 failures += run_linters(root, js_lint_commands(root))
             # The board's tests and the bundled function run against a real PostgreSQL server.
