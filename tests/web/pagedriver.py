@@ -63,11 +63,12 @@ def wait_for(page, predicate: str, *, timeout_ms: int = 30_000) -> Any:
 
 
 def wait_ready(page) -> None:
-    """The engine is loaded and the menu open: on a fresh page, or over the game saved before a reload, paused."""
+    """The engine is loaded and the menu open: on a fresh page, or over the game saved before a reload, paused
+    (also from a page only just navigated to, whose body is not parsed yet)."""
     wait_for(
         page,
-        "document.body.dataset.state === 'ready'"
-        " || (document.body.dataset.state === 'playing' && document.body.hasAttribute('data-paused'))",
+        "document.body?.dataset.state === 'ready'"
+        " || (document.body?.dataset.state === 'playing' && document.body.hasAttribute('data-paused'))",
         timeout_ms=READY_MS,
     )
 

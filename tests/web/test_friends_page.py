@@ -12,7 +12,6 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from datetime import datetime
-from pathlib import Path
 
 import pytest
 from a11ykit import LANGUAGES, catalog
@@ -103,7 +102,7 @@ PAIRS = [(LANGUAGES[i], LANGUAGES[(i + 1) % len(LANGUAGES)]) for i in range(len(
 
 @pytest.mark.parametrize(("language_a", "language_b"), PAIRS)
 def test_a_board_made_on_one_device_is_joined_from_another_and_ranks_both_dailies(
-    new_context, server_url: str, language_a: str, language_b: str, tmp_path: Path
+    new_context, server_url: str, language_a: str, language_b: str
 ) -> None:
     words_a, words_b = catalog(language_a), catalog(language_b)
     a = open_page(new_context, f"/?lang={language_a}", "phone")
@@ -156,8 +155,6 @@ def test_a_board_made_on_one_device_is_joined_from_another_and_ranks_both_dailie
         assert [(name, score) for _, name, score in rows] == [
             (e["name"], e["score"]) for e in expected
         ]
-    a.screenshot(path=str(tmp_path / f"friends-phone-{language_a}.png"), full_page=True)
-    b.screenshot(path=str(tmp_path / f"friends-desktop-{language_b}.png"), full_page=True)
 
     # B leaves: off its list, and its entry off the board A sees.
     b.click("[data-testid=friends-leave]")

@@ -134,9 +134,7 @@ def check_your_row(page, view: dict, name: str) -> None:
     assert int(cells.nth(3).inner_text()) == view["wrong_slaps"]
 
 
-def test_a_finished_daily_is_sent_and_you_are_on_the_board(
-    page, server_url: str, tmp_path: Path
-) -> None:
+def test_a_finished_daily_is_sent_and_you_are_on_the_board(page, server_url: str) -> None:
     posts = posts_to_scores(page)
     open_game(page)
     view = finish_daily(page)
@@ -155,7 +153,6 @@ def test_a_finished_daily_is_sent_and_you_are_on_the_board(
     page.wait_for_selector(f"{YOU}[data-state=sent]", timeout=SEND_MS)
     assert page.evaluate("document.body.dataset.state") == "over"
     check_your_row(page, view, name)
-    page.screenshot(path=str(tmp_path / "leaderboard-result.png"))
 
     # What went out: the client-made id, the name, the engine's score and its own replay record.
     assert len(posts) == 1
@@ -185,7 +182,7 @@ def test_a_finished_daily_is_sent_and_you_are_on_the_board(
 
 
 def test_a_daily_finished_offline_waits_then_goes_out_exactly_once(
-    context, page, server_url: str, tmp_path: Path
+    context, page, server_url: str
 ) -> None:
     posts = posts_to_scores(page)
     open_game(page)
@@ -210,7 +207,6 @@ def test_a_daily_finished_offline_waits_then_goes_out_exactly_once(
     assert [entry["id"] for entry in waiting] == [record["id"]]
     assert record["name"] == name and record["state"] == "queued"
     assert not any(entry["name"] == name for entry in api_board(server_url, date)["entries"])
-    page.screenshot(path=str(tmp_path / "leaderboard-offline.png"))
 
     context.set_offline(False)  # the page hears "online" and sends the outbox
     page.wait_for_selector(f"{YOU}[data-state=sent]", timeout=SEND_MS)
@@ -274,9 +270,7 @@ def test_a_busy_server_keeps_the_score_and_it_is_sent_again_with_the_same_id(
     assert [entry["name"] for entry in board["entries"]].count(name) == 1
 
 
-def test_a_bad_name_gets_a_clear_error_and_nothing_is_sent(
-    page, server_url: str, tmp_path: Path
-) -> None:
+def test_a_bad_name_gets_a_clear_error_and_nothing_is_sent(page, server_url: str) -> None:
     posts = posts_to_scores(page)
     open_game(page)
     view = finish_daily(page)
@@ -302,7 +296,6 @@ def test_a_bad_name_gets_a_clear_error_and_nothing_is_sent(
     assert posts == []
     assert stored_record(page, view["date"])["state"] == "draft"
     assert page.evaluate(f"{SCORE_QUEUE}.then((q) => q.pending())") == []
-    page.screenshot(path=str(tmp_path / "leaderboard-bad-name.png"))
 
     # The server decides: a name it refuses (4xx) is dropped from the outbox and the reason is shown.
     def refuse(route) -> None:

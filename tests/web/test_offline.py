@@ -18,10 +18,7 @@ from build_module import copy_project
 from pagedriver import (
     PRECACHED,
     SNAPSHOT_PATH,
-    keyboard,
     lose_by_wrong_slaps,
-    play_to_end,
-    short_practice_seeds,
     start_from_menu,
     wait_ready,
 )
@@ -82,9 +79,7 @@ def context(new_context):
     return new_context(service_workers="allow")
 
 
-@pytest.fixture(scope="module")
-def quick_seed() -> int:
-    return short_practice_seeds(1)[0]
+PRACTICE_DEAL = 7  # any deal: the games played here end by wrong slaps (finish_game)
 
 
 def wait_precached(page) -> dict:
@@ -125,7 +120,8 @@ def go_offline_and_reload(
 
 
 def finish_game(page) -> dict:
-    view = play_to_end(page, keyboard(page), timeout_s=240)
+    """The game played to its end the short way (wrong slaps until you are out), its result shown."""
+    view = lose_by_wrong_slaps(page, tries=200)
     assert view["over"] and view["result"] is not None, view
     page.wait_for_function("document.body.dataset.state === 'over'")
     assert page.is_visible("[data-testid=result]")
@@ -164,7 +160,7 @@ def online(visited) -> Iterator[tuple[object, object]]:
         page.unroute_all(behavior="ignoreErrors")
 
 
-def test_a_practice_game_loads_and_plays_offline(online, server_url, build_info, quick_seed):
+def test_a_practice_game_loads_and_plays_offline(online, server_url, build_info):
     context, page = online
     status = wait_precached(page)
     assert status["buildId"] == build_info["build_id"]
@@ -181,8 +177,8 @@ def test_a_practice_game_loads_and_plays_offline(online, server_url, build_info,
     engine = page.evaluate("[window.ewar.engine.path, window.ewar.engine.reason]")
     assert engine == ["micropip", "snapshot not held yet"]
 
-    first = start_from_menu(page, speed="fast", deal=quick_seed)
-    assert (first["mode"], first["seed"]) == ("practice", quick_seed)
+    first = start_from_menu(page, speed="fast", deal=PRACTICE_DEAL)
+    assert (first["mode"], first["seed"]) == ("practice", PRACTICE_DEAL)
     finish_game(page)
 
 
@@ -250,9 +246,10 @@ def not_yet_used(page) -> list[str]:
     return page.evaluate("window.ewarOffline.status()")["notYetUsed"]
 
 
-def first_visit(browser, server_url, link: str, *, test_clock: bool):
+def first_visit(browser, server_url, link: str, *, test_clock: bool, wait: bool = True):
     """(context, page, requested urls) of a first visit over the link named, on a test clock or not (the test
-    clock's `performance` keeps no marks)."""
+    clock's `performance` keeps no marks); once the page is ready, unless `wait` is false (several visits then
+    load side by side)."""
     context = browser.new_context(base_url=server_url, service_workers="allow", bypass_csp=True)
     if test_clock:
         context.clock.install()  # the fetch waits NEXT_VISIT_FETCH_DELAY_MS (5 s) once the worker is in charge
@@ -273,8 +270,9 @@ def first_visit(browser, server_url, link: str, *, test_clock: bool):
         )
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url))
-    page.goto("/")
-    wait_ready(page)
+    page.goto("/", wait_until="commit")
+    if wait:
+        wait_ready(page)
     return context, page, asked
 
 
@@ -307,8 +305,12 @@ def test_a_first_visit_fetches_the_snapshot_for_the_next_once_the_game_is_playab
 def test_saving_data_or_a_cellular_link_leaves_the_snapshot_alone(browser, server_url, build_info):
     """Both first visits side by side, so that one wait covers both."""
     links = {"saves data": "the browser asks to save data", "cellular": "a cellular link"}
-    visits = {link: first_visit(browser, server_url, link, test_clock=False) for link in links}
+    visits = {
+        link: first_visit(browser, server_url, link, test_clock=False, wait=False) for link in links
+    }
     try:
+        for _, page, _ in visits.values():
+            wait_ready(page)
         for _, page, _ in visits.values():
             wait_precached(page)
         # a fetch would have started by now (5 s, then an idle moment)
@@ -318,7 +320,8 @@ def test_saving_data_or_a_cellular_link_leaves_the_snapshot_alone(browser, serve
             assert server_url + build_info["snapshot"]["file"] not in asked, link
             assert not_yet_used(page) == [build_info["snapshot"]["file"]], link
             assert page.evaluate(NOT_FETCHED_FOR_NEXT_VISIT) == reason
-            page.reload()
+            page.reload(wait_until="commit")
+        for link, (_, page, _) in visits.items():
             wait_ready(page)
             assert page.evaluate("window.ewar.engine.path") == "micropip", link
     finally:
@@ -463,9 +466,7 @@ def wait_for_waiting_worker(page) -> None:
     page.wait_for_function("window.ewarOffline.status().then((s) => s.waiting)", timeout=WORKER_MS)
 
 
-def test_a_new_deploy_is_offered_at_the_next_pause_and_taken_on_reload(
-    new_context, site, quick_seed
-):
+def test_a_new_deploy_is_offered_at_the_next_pause_and_taken_on_reload(new_context, site):
     context = new_context(base_url=site["url"], service_workers="allow")
     try:
         page = context.new_page()
@@ -475,7 +476,7 @@ def test_a_new_deploy_is_offered_at_the_next_pause_and_taken_on_reload(
         first = site["current"]
         assert build_id(page) == first
 
-        start_from_menu(page, speed="fast", deal=quick_seed)
+        start_from_menu(page, speed="fast", deal=PRACTICE_DEAL)
         change_web_file(site["project"], "deploy two")
         second = site["deploy"]()
         assert second != first
