@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""One script or sixty modules (issue 21): a fresh page's load, side by side in one run.
+"""Two bundled scripts or sixty modules (issue 21): a fresh page's load, side by side in one run.
 
     python benchmarks/page_script.py [--runs 8]
 
-One build, served with two pages: index.html as built, which runs the page's modules bundled into one script
-(js/bundle.js, tools/builder/bundle.py), and modules.html, the same page running its modules one by one as before
-the bundle (js/engine/start.js and js/app/main.js, which dist/ still holds as written, with the modulepreload
+One build, served with two pages: index.html as built, which runs the page's modules bundled into two classic
+scripts (js/engine-start.js and js/bundle.js, tools/builder/bundle.py), and modules.html, the same page running its
+modules one by one as before the bundle (js/engine/start.js and js/app/main.js, which dist/ still holds as written, with the modulepreload
 hints the page had then). Every load is a fresh browser context (an empty cache, as each browser test has) on the
 snapshot path (as the tests load), the two pages alternating; once in Chromium as the tests start it (lazy
 WebAssembly compilation) and once with Chromium's defaults. Prints each mark's median (ms from navigation) and
@@ -26,7 +26,8 @@ from conftest import CHROMIUM_ARGS as TESTS_CHROMIUM_ARGS
 from page.scripts import page_script
 from page.serve import served_site
 
-BUNDLE_TAG = '<script type="module" src="./js/bundle.js"></script>'
+ENGINE_START_TAG = '<script async src="./js/engine-start.js"></script>'
+BUNDLE_TAG = '<script defer src="./js/bundle.js"></script>'
 MODULE_TAGS = "\n".join(
     [
         *(
@@ -56,11 +57,12 @@ FACTS = """() => Object.fromEntries([
 
 
 def modules_page(index_html: str) -> str:
-    if index_html.count(BUNDLE_TAG) != 1:
+    if index_html.count(BUNDLE_TAG) != 1 or index_html.count(ENGINE_START_TAG) != 1:
         raise SystemExit(
-            "dist/index.html does not load js/bundle.js once: rebuild, or update this benchmark"
+            "dist/index.html does not load js/engine-start.js and js/bundle.js once: rebuild, or update this"
+            " benchmark"
         )
-    return index_html.replace(BUNDLE_TAG, MODULE_TAGS)
+    return index_html.replace(ENGINE_START_TAG, "").replace(BUNDLE_TAG, MODULE_TAGS)
 
 
 def one_load(browser, url: str) -> dict:

@@ -46,7 +46,7 @@ def built(built_dist):
 
 
 def test_sw_js_lists_every_other_file_with_its_sha256_and_size(built):
-    """Every file but sw.js and the page's modules under js/, which reach the page only inside the one script its
+    """Every file but sw.js and the page's modules under js/, which reach the page only inside the two scripts its
     index.html loads (tools/builder/bundle.py)."""
     precache = precache_of(built.dist)
     files = dist_files(built.dist)
