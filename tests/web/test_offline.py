@@ -209,6 +209,16 @@ def test_the_worker_keeps_the_snapshot_once_the_page_has_used_it(online, server_
     engine = page.evaluate("[window.ewar.engine.path, window.ewar.engine.reason]")
     assert engine == ["snapshot", "snapshot in the service worker's cache"]
     assert build_info["snapshot"]["size"] not in page.evaluate("window.__digested")
+    # A remembered file this build does not have (the snapshot of an earlier deploy) is not used: the page finds
+    # this build's own.
+    page.evaluate(
+        "localStorage.setItem('ewar.snapshotFile', 'pyodide/engine-0000000000000000.snapshot.gz')"
+    )
+    page.reload()
+    wait_ready(page)
+    engine = page.evaluate("[window.ewar.engine.path, window.ewar.engine.reason]")
+    assert engine == ["snapshot", "snapshot in the service worker's cache"]
+    assert page.evaluate("localStorage.getItem('ewar.snapshotFile')") == snapshot
 
 
 # Records the length of everything the page hashes with WebCrypto.
@@ -294,12 +304,42 @@ def test_a_first_visit_fetches_the_snapshot_for_the_next_once_the_game_is_playab
             assert time.monotonic() < deadline, "the worker did not keep the snapshot"
             page.wait_for_timeout(100)
         assert snapshot_url in asked
+        # The page remembers the file, and the next visit starts reading the worker's copy as its load starts,
+        # before build-info.json has answered.
+        assert (
+            page.evaluate("localStorage.getItem('ewar.snapshotFile')")
+            == build_info["snapshot"]["file"]
+        )
+        context.add_init_script(READS_IN_ORDER)
         page.reload()
         wait_ready(page)
         engine = page.evaluate("[window.ewar.engine.path, window.ewar.engine.reason]")
         assert engine == ["snapshot", "snapshot in the service worker's cache"]
+        order = page.evaluate("window.__reads")
+        kept_read = f"match /{build_info['snapshot']['file']}"
+        assert kept_read in order and order.index(kept_read) < order.index("build-info answered"), (
+            order
+        )
     finally:
         context.close()
+
+
+# Records, in order, the page's Cache Storage lookups and when build-info.json answered.
+READS_IN_ORDER = """
+window.__reads = [];
+const pathOf = (input) => new URL(String(input?.url ?? input), location.href).pathname;
+const match = CacheStorage.prototype.match;
+CacheStorage.prototype.match = function (request, options) {
+  window.__reads.push(`match ${pathOf(request)}`);
+  return match.call(this, request, options);
+};
+const fetchFirst = window.fetch;
+window.fetch = function (input, init) {
+  const answer = fetchFirst.call(this, input, init);
+  if (pathOf(input).endsWith("/build-info.json")) answer.then(() => window.__reads.push("build-info answered"));
+  return answer;
+};
+"""
 
 
 def test_saving_data_or_a_cellular_link_leaves_the_snapshot_alone(browser, server_url, build_info):

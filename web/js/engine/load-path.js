@@ -90,7 +90,8 @@ export function fetchSnapshotForNextVisit(buildInfo, { delayMs = NEXT_VISIT_FETC
     .then(() => new Promise((resolve) => setTimeout(resolve, delayMs)))
     .then(whenIdle)
     .then(() => fetch(pageUrl(file), { priority: "low" }))
-    .then((response) => response.arrayBuffer())
+    .then((response) => (response.ok ? response.arrayBuffer() : Promise.reject(new Error(`HTTP ${response.status}`))))
+    .then(() => storage.rememberSnapshotFile(file)) // the next visit starts reading it as its load starts
     .catch(() => {}); // offline now: the next visit loads with micropip again
   return true;
 }
