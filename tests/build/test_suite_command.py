@@ -119,6 +119,21 @@ def test_node_tests_fail_the_command_when_a_test_or_a_hook_fails(tmp_path, case,
     assert suite.node_tests_pass(ROOT, [str(test_file)]) is passes
 
 
+@pytest.mark.parametrize(("case", "passes"), [("passing", True), ("failing_test", False)])
+def test_node_tests_run_beside_pytest_report_into_a_file_and_still_fail(
+    tmp_path, capfd, case, passes
+):
+    test_file = tmp_path / f"{case}.test.mjs"
+    test_file.write_text(NODE_TESTS[case])
+    report = tmp_path / "report.txt"
+    with report.open("w") as sink:
+        assert suite.node_tests_pass(ROOT, [str(test_file)], output=sink) is passes
+    assert ("✔ t" if passes else "✖ t") in report.read_text()
+    assert (
+        "✔ t" not in capfd.readouterr().out
+    )  # nothing of it on the command's own output meanwhile
+
+
 class TestChromium:
     def test_a_chosen_executable_that_does_not_exist_is_refused(self, monkeypatch, tmp_path):
         monkeypatch.setenv("EWAR_CHROMIUM", str(tmp_path / "no-chromium"))

@@ -99,8 +99,11 @@ FAILED_TAP_LINE = re.compile(
 )
 
 
-def node_tests_pass(root: Path, files: list[str], env: dict[str, str] | None = None) -> bool:
-    """Runs node --test on `files` (spec report on stdout); true only if nothing failed.
+def node_tests_pass(
+    root: Path, files: list[str], env: dict[str, str] | None = None, output=None
+) -> bool:
+    """Runs node --test on `files` (spec report on stdout, or into the open file `output`); true only if nothing
+    failed.
 
     node --test exits 0 when a hook of a describe() block fails (nodejs/node#58687), so the run's
     TAP report, written aside, is read too: any failed line in it fails the run.
@@ -116,7 +119,14 @@ def node_tests_pass(root: Path, files: list[str], env: dict[str, str] | None = N
             f"--test-reporter-destination={tap}",
             *files,
         ]
-        exit_code = subprocess.run(command, check=False, cwd=root, env=env).returncode
+        exit_code = subprocess.run(
+            command,
+            check=False,
+            cwd=root,
+            env=env,
+            stdout=output,
+            stderr=None if output is None else subprocess.STDOUT,
+        ).returncode
         failed_lines = (
             FAILED_TAP_LINE.findall(tap.read_text()) if tap.is_file() else ["(no TAP report)"]
         )
@@ -263,17 +273,50 @@ def run_suite(root: Path, args: list[str], build) -> int:
             # The board's tests and the bundled function run against a real PostgreSQL server.
             with times.step("PostgreSQL (start)"):
                 env[postgres.ENV_VAR] = services.enter_context(postgres.temporary_server())
+        node_files = (
+            []
+            if engine_only
+            else [path.relative_to(root).as_posix() for path in node_test_files(root)]
+        )
+        if not engine_only and not node_files:
+            failures.append("node --test (no *.test.mjs found)")
+        node_passed: list[bool] = []
         with tempfile.TemporaryDirectory(prefix="ewar-test-times-") as folder:
-            env["EWAR_TEST_GROUP_TIMES"] = str(Path(folder) / "groups.json")
-            command = [
-                sys.executable,
-                "-m",
-                "pytest",
-                *parallel_arguments(pytest_args),
-            ]
-            with times.step("pytest"):
-                pytest = subprocess.run([*command, *pytest_args], check=False, cwd=root, env=env)
+            node_output = Path(folder) / "node-test.txt"
+            with contextlib.ExitStack() as beside:
+                if node_files:
+                    # node --test runs beside pytest, its report kept for after (the board's tests each make a
+                    # database of their own on the one server).
+                    sink = beside.enter_context(node_output.open("w"))
+                    node_env = dict(env)
+                    beside.enter_context(
+                        work_beside(
+                            lambda: node_passed.append(
+                                node_tests_pass(root, node_files, node_env, output=sink)
+                            ),
+                            "node --test (beside)",
+                            times,
+                        )
+                    )
+                env["EWAR_TEST_GROUP_TIMES"] = str(Path(folder) / "groups.json")
+                command = [
+                    sys.executable,
+                    "-m",
+                    "pytest",
+                    *parallel_arguments(pytest_args),
+                ]
+                with times.step("pytest"):
+                    pytest = subprocess.run(
+                        [*command, *pytest_args], check=False, cwd=root, env=env
+                    )
             times.read_groups(Path(env.pop("EWAR_TEST_GROUP_TIMES")))
+            if node_files:
+                print(
+                    f"\n--- node --test, run beside pytest ---\n{node_output.read_text()}",
+                    flush=True,
+                )
+                if node_passed != [True]:
+                    failures.append("node --test")
         exit_codes = {"pytest": pytest.returncode}
         if finish_beside:
             exit_codes[f"pytest {' '.join(runs[0])}"] = finish_beside()
@@ -282,14 +325,6 @@ def run_suite(root: Path, args: list[str], build) -> int:
                 print(f"{name} collected no tests: that is a failure", file=sys.stderr)
             if code != 0:
                 failures.append(f"{name} (exit {code})")
-        if not engine_only:
-            files = [path.relative_to(root).as_posix() for path in node_test_files(root)]
-            if not files:
-                failures.append("node --test (no *.test.mjs found)")
-            else:
-                with times.step("node --test"):
-                    if not node_tests_pass(root, files, env):
-                        failures.append("node --test")
     print(times.report())
     if failures:
         print("build.py test FAILED: " + ", ".join(failures), file=sys.stderr)
