@@ -468,7 +468,12 @@ def test_a_board_answered_after_the_utc_day_turned_gives_way_to_the_new_days(pag
         "(text) => document.querySelector('[data-testid=leaderboard] .lb-empty')?.textContent === text",
         arg=expect_text,
     )
-    # (a request the page made before midnight may reach this test's handler after it)
+    # (a request the page made before midnight may reach this test's handler after it, and on a busy machine the
+    # new day's may be asked twice as the day turns: the count is taken once no more requests come)
+    seen = -1
+    while seen != len(asked):
+        seen = len(asked)
+        page.wait_for_timeout(500)
     assert set(asked) == {first_day, next_day} and asked[-1] == next_day
     asked_for_next_day = asked.count(next_day)
 

@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from build_module import copy_project
@@ -517,10 +518,18 @@ def test_a_new_deploy_is_offered_at_the_next_pause_and_taken_on_reload(new_conte
         assert build_id(page) == first
 
         start_from_menu(page, speed="fast", deal=PRACTICE_DEAL)
+        fetched: list[str] = []
+        context.on("request", lambda request: fetched.append(urlsplit(request.url).path))
         change_web_file(site["project"], "deploy two")
         second = site["deploy"]()
         assert second != first
         wait_for_waiting_worker(page)
+        # The new worker downloads what changed; the scripts the old one kept as the server sent them (no mark
+        # of their sha256) it reuses once their bytes check out.
+        assert "/css/main.css" in fetched
+        assert not {"/js/bundle.js", "/js/engine-start.js", "/pyodide/pyodide.asm.js"} & set(
+            fetched
+        ), fetched
         # Mid-game: nothing is offered, the old worker still serves the old files.
         page.wait_for_timeout(300)
         assert page.evaluate("document.body.dataset.state") == "playing"

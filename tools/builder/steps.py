@@ -64,13 +64,18 @@ def node_modules_match_lock(root: Path, *, with_dev: bool = False) -> bool:
     return True
 
 
-def npm_ci(root: Path, *, with_dev: bool, log) -> None:
-    """npm ci: only the dependencies (--omit=dev), or everything; says what it does and how long it has run."""
+def npm_executable() -> str:
     npm = shutil.which("npm")
     if not npm:
         raise BuildError(
             "npm not found: install Node.js (any version with npm; the project pins Node 22)"
         )
+    return npm
+
+
+def npm_ci(root: Path, *, with_dev: bool, log) -> None:
+    """npm ci: only the dependencies (--omit=dev), or everything; says what it does and how long it has run."""
+    npm = npm_executable()
     what = "with the test tools" if with_dev else "what building and serving need"
     log(f"  running npm ci: {what} (a first run downloads {'~650' if with_dev else '~225'} MB)")
     command = [npm, "ci", "--no-audit", "--no-fund", *([] if with_dev else ["--omit=dev"])]
@@ -103,11 +108,7 @@ def npm_add_dev_tools(root: Path, log) -> None:
     """npm install (the lock's versions, nothing saved) over node_modules holding what building needs: it adds the
     dev packages and leaves those in place, so the build may run meanwhile (package-lock.json places every package,
     dev or not)."""
-    npm = shutil.which("npm")
-    if not npm:
-        raise BuildError(
-            "npm not found: install Node.js (any version with npm; the project pins Node 22)"
-        )
+    npm = npm_executable()
     log("  running npm install: adding the test tools to what building needs")
     command = [npm, "install", "--no-audit", "--no-fund", "--no-save"]
     run_quiet(command, "npm install (the test tools)", cwd=root, heartbeat=log)
