@@ -105,12 +105,16 @@ def switch_language(page, lang: str) -> None:
     )
 
 
-def freeze_time(page) -> None:
+def freeze_time(page, *, installed: bool = False) -> None:
     """Hands the page's clock to Playwright's fake clock, paused: from now on the page's time moves only when
-    the test moves it (advance, run_until). Once per page; a game must start after it, on that clock."""
+    the test moves it (advance, run_until). Once per page; a game must start after it, on that clock.
+    installed: the test installed the fake clock before the page loaded (page.clock.install(), which runs on like
+    the real one until paused). Installed in a page that is running, the fake clock answers 0 for a moment on a
+    busy machine, and a page that reads the date just then (the leaderboard's tabs) lives on 1 January 1970."""
     if page in _frozen:
         return
-    page.clock.install()
+    if not installed:
+        page.clock.install()
     # A second ahead: the installed clock runs on meanwhile, and pausing in its past is an error.
     page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 1)
     _frozen.add(page)

@@ -267,13 +267,14 @@ def test_watch_a_board_entry_in_every_language_and_size(new_context, lang: str) 
     context = new_context(viewport=SIZES[0])
     page = context.new_page()
     asked = route_board(page, record_json, outcome)
+    page.clock.install()  # running until freeze_time pauses it (see there)
     page.goto("/")
     wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=90_000)
     page.locator(
         "[data-testid=leaderboard-watch]"
     ).first.wait_for()  # the board, drawn before the clock stops
     switch_language(page, lang)
-    freeze_time(page)
+    freeze_time(page, installed=True)
     kept = page.evaluate(KEPT)
     words = catalog(lang)
     for size in SIZES:
