@@ -82,21 +82,30 @@ def npm_ci(root: Path, *, with_dev: bool, log) -> None:
     run_quiet(command, "npm ci", cwd=root, heartbeat=log)
 
 
+def package_lock(root: Path) -> Path:
+    """package-lock.json, which every install follows exactly; a clear error without it."""
+    lock = root / "package-lock.json"
+    if not lock.is_file():
+        raise BuildError("package-lock.json is missing: the build installs exactly what it pins")
+    return lock
+
+
+def node_modules_hold(root: Path, *, with_dev: bool = False) -> bool:
+    """Whether npm has installed here and node_modules matches the lock (with the dev packages, or without)."""
+    installed = (root / "node_modules" / ".package-lock.json").is_file()
+    return installed and node_modules_match_lock(root, with_dev=with_dev)
+
+
 def ensure_serving_packages(root: Path, log=print) -> None:
     """npm ci of what building and serving need, unless node_modules holds it at the lock's versions."""
-    if not (root / "package-lock.json").is_file():
-        raise BuildError("package-lock.json is missing: the build installs exactly what it pins")
-    installed = (root / "node_modules" / ".package-lock.json").is_file()
-    if not (installed and node_modules_match_lock(root)):
+    package_lock(root)
+    if not node_modules_hold(root):
         npm_ci(root, with_dev=False, log=log)
 
 
 def ensure_node_modules(ctx: Context) -> None:
     """The build's first step: ensure_serving_packages, skipped while the lock and the install are unchanged."""
-    lock = ctx.root / "package-lock.json"
-    if not lock.is_file():
-        raise BuildError("package-lock.json is missing: the build installs exactly what it pins")
-    key = ctx.hashes.sha(lock)
+    key = ctx.hashes.sha(package_lock(ctx.root))
     installed = (ctx.root / "node_modules" / ".package-lock.json").is_file()
     if installed and ctx.state.get("npm_lock") == key:
         return
@@ -117,12 +126,10 @@ def npm_add_dev_tools(root: Path, log) -> None:
 def ensure_dev_tools(root: Path, log=print) -> None:
     """The test command's npm packages: nothing if node_modules has them all; the dev packages added if it has what
     building needs (ensure_node_modules); else npm ci with everything."""
-    if not (root / "package-lock.json").is_file():
-        raise BuildError("package-lock.json is missing: the build installs exactly what it pins")
-    installed = (root / "node_modules" / ".package-lock.json").is_file()
-    if installed and node_modules_match_lock(root, with_dev=True):
+    package_lock(root)
+    if node_modules_hold(root, with_dev=True):
         return
-    if installed and node_modules_match_lock(root):
+    if node_modules_hold(root):
         npm_add_dev_tools(root, log)
     else:
         npm_ci(root, with_dev=True, log=log)

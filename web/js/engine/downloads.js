@@ -76,7 +76,8 @@ async function readRuns(body, header) {
  * The service worker's copy of a file at `url` (Cache Storage), else null: {checked (the worker checked its
  * sha256), read(snapshot, onFraction) -> its inflated bytes}. A copy kept without its zero pages is read from
  * now on, before build-info says which snapshot this build has (load-path.js); older workers' copies (inflated
- * whole, or gzip) are read when asked.
+ * whole, or gzip) are read when asked. (The HTTP cache cannot be asked quietly: fetch's only-if-cached logs a
+ * network error on every miss; load-path.js remembers a snapshot this browser loaded instead.)
  */
 export async function keptCopy(url) {
   let hit;
