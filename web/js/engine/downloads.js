@@ -62,9 +62,8 @@ export async function snapshotBytes(url, snapshot, cached, onFraction, signal) {
   return bytes;
 }
 
-async function readRuns(body, header) {
+async function readRuns(chunks, header) {
   const reader = zeroPagesReader(header);
-  const chunks = body.getReader();
   for (;;) {
     const { done, value } = await chunks.read();
     if (done) return reader.bytes();
@@ -74,9 +73,9 @@ async function readRuns(body, header) {
 
 /**
  * The service worker's copy of a file at `url` (Cache Storage), else null: {checked (the worker checked its
- * sha256), read(snapshot, onFraction) -> its inflated bytes}. A copy kept without its zero pages is read from
- * now on, before build-info says which snapshot this build has (load-path.js); older workers' copies (inflated
- * whole, or gzip) are read when asked. (The HTTP cache cannot be asked quietly: fetch's only-if-cached logs a
+ * sha256), read(snapshot, onFraction) -> its inflated bytes, discard() -> stops reading it}. A copy kept without
+ * its zero pages is read from now on, before build-info says which snapshot this build has (load-path.js), and
+ * discarded if it is not that one; older workers' copies (inflated whole, or gzip) are read when asked. (The HTTP cache cannot be asked quietly: fetch's only-if-cached logs a
  * network error on every miss; load-path.js remembers a snapshot this browser loaded instead.)
  */
 export async function keptCopy(url) {
@@ -88,11 +87,15 @@ export async function keptCopy(url) {
   }
   if (!hit?.ok || !hit.body) return null;
   const runs = hit.headers.get(KEPT_RUNS_HEADER);
-  const early = runs === null ? null : readRuns(hit.body, runs);
+  const chunks = runs === null ? null : hit.body.getReader();
+  const early = chunks && readRuns(chunks, runs);
   early?.catch(() => {}); // the loader awaits it if it uses this copy
   const inflated = hit.headers.get(INFLATED_HEADER) === "gzip";
   return {
     checked: hit.headers.has(CHECKED_SHA256_HEADER),
+    discard() {
+      (chunks ?? hit.body).cancel().catch(() => {});
+    },
     async read(snapshot, onFraction) {
       if (!early) return readToSize(hit.body, snapshot, inflated || snapshot.encoding !== "gzip", onFraction);
       const bytes = await early;

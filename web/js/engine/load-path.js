@@ -38,14 +38,21 @@ export function readLastSnapshot() {
  *   background for the next one (fetchSnapshotForNextVisit), and the worker keeps it.
  */
 export async function chooseSnapshot(buildInfo, early = Promise.resolve(null)) {
-  const snapshot = buildInfo.snapshot;
+  const last = await early;
+  const choice = await choose(buildInfo.snapshot, last);
+  // The copy read early is an older build's (the first visit after a deploy), or not wanted: its 12-31 MB
+  // would only compete with this load.
+  if (last?.kept && choice.cached !== last.kept) last.kept.discard();
+  return choice;
+}
+
+async function choose(snapshot, last) {
   if (!snapshot?.file) return { use: false, reason: "no snapshot in this build" };
   const asked = requestedPath();
   if (asked === "micropip") return { use: false, reason: "micropip asked for" };
   if (snapshot.encoding === "gzip" && typeof DecompressionStream !== "function") {
     return { use: false, reason: "no DecompressionStream in this browser" };
   }
-  const last = await early;
   const cached = last?.file === snapshot.file ? last.kept : await keptCopy(pageUrl(snapshot.file));
   if (asked === "snapshot") return { use: true, cached, reason: "snapshot asked for" };
   if (cached) return { use: true, cached, reason: "snapshot in the service worker's cache" };

@@ -1,0 +1,95 @@
+// The loader's choice of path with the snapshot read early (web/js/engine/load-path.js): the copy this browser
+// loaded last is used when it is the build's, and its read stops when it is not (the first visit after a deploy).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { KEPT_RUNS_HEADER, packZeroPages } from "../../web/common/kept-files.js";
+
+const PAGE = 64 * 1024;
+const BASE = "https://ewar.test/";
+
+// What the page's modules read of the browser: its address, and localStorage (one for the test and the loader).
+const stored = new Map();
+globalThis.window = {
+  localStorage: {
+    getItem: (key) => stored.get(key) ?? null,
+    setItem: (key, value) => stored.set(key, String(value)),
+    removeItem: (key) => stored.delete(key),
+  },
+};
+globalThis.document = { baseURI: BASE };
+globalThis.location = { search: "" };
+
+/** Cache Storage holding `files` ({name: bytes}) as the worker keeps them; `read` counts each file's chunks read. */
+function workerCache(files) {
+  const read = {};
+  const cancelled = new Set();
+  globalThis.caches = {
+    async match(url) {
+      const name = url.slice(BASE.length);
+      if (!files[name]) return undefined;
+      const packed = packZeroPages(files[name]);
+      let at = 0;
+      read[name] = 0;
+      const body = new ReadableStream(
+        {
+          pull(controller) {
+            if (at >= packed.body.length) return controller.close();
+            controller.enqueue(packed.body.slice(at, at + PAGE));
+            at += PAGE;
+            read[name] += 1;
+          },
+          cancel() {
+            cancelled.add(name);
+          },
+        },
+        { highWaterMark: 0 },
+      );
+      return new Response(body, { headers: { [KEPT_RUNS_HEADER]: packed.runs } });
+    },
+  };
+  return { read, cancelled };
+}
+
+function heap(pages) {
+  const bytes = new Uint8Array(pages * PAGE);
+  for (let page = 0; page < pages; page += 1) bytes[page * PAGE] = page + 1;
+  return bytes;
+}
+
+const { chooseSnapshot, readLastSnapshot } = await import("../../web/js/engine/load-path.js");
+const { createStorage } = await import("../../web/js/base/storage.js");
+
+function buildInfo(file, size) {
+  return { snapshot: { file, size, sha256: "0".repeat(64), encoding: "gzip" } };
+}
+
+test("the copy read early is used when it is the snapshot this build names", async () => {
+  const bytes = heap(40);
+  const { cancelled } = workerCache({ "snapshot-a.bin.gz": bytes });
+  createStorage().rememberSnapshotFile("snapshot-a.bin.gz");
+  const choice = await chooseSnapshot(buildInfo("snapshot-a.bin.gz", bytes.length), readLastSnapshot());
+  assert.equal(choice.use, true);
+  assert.equal(choice.reason, "snapshot in the service worker's cache");
+  assert.deepEqual(await choice.cached.read(buildInfo("snapshot-a.bin.gz", bytes.length).snapshot), bytes);
+  assert.equal(cancelled.size, 0);
+});
+
+test("after a deploy the old copy's read stops and the new build's own copy is looked for", async () => {
+  const old = heap(400);
+  const { read, cancelled } = workerCache({ "snapshot-old.bin.gz": old });
+  createStorage().rememberSnapshotFile("snapshot-old.bin.gz");
+  const choice = await chooseSnapshot(buildInfo("snapshot-new.bin.gz", old.length), readLastSnapshot());
+  assert.deepEqual(choice, { use: false, reason: "snapshot not held yet" });
+  assert.deepEqual([...cancelled], ["snapshot-old.bin.gz"]);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.ok(read["snapshot-old.bin.gz"] < 400, `read ${read["snapshot-old.bin.gz"]} of 400 pages`);
+});
+
+test("a build without a snapshot stops the early read too", async () => {
+  const { cancelled } = workerCache({ "snapshot-old.bin.gz": heap(8) });
+  createStorage().rememberSnapshotFile("snapshot-old.bin.gz");
+  const choice = await chooseSnapshot({}, readLastSnapshot());
+  assert.deepEqual(choice, { use: false, reason: "no snapshot in this build" });
+  assert.deepEqual([...cancelled], ["snapshot-old.bin.gz"]);
+});
