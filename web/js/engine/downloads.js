@@ -75,8 +75,9 @@ async function readRuns(chunks, header) {
  * The service worker's copy of a file at `url` (Cache Storage), else null: {checked (the worker checked its
  * sha256), read(snapshot, onFraction) -> its inflated bytes, discard() -> stops reading it}. A copy kept without
  * its zero pages is read from now on, before build-info says which snapshot this build has (load-path.js), and
- * discarded if it is not that one; older workers' copies (inflated whole, or gzip) are read when asked. (The HTTP cache cannot be asked quietly: fetch's only-if-cached logs a
- * network error on every miss; load-path.js remembers a snapshot this browser loaded instead.)
+ * discarded if it is not that one; older workers' copies (inflated whole, or gzip) are read when asked. (The HTTP
+ * cache cannot be asked quietly: fetch's only-if-cached logs a network error on every miss; load-path.js
+ * remembers a snapshot this browser loaded instead.)
  */
 export async function keptCopy(url) {
   let hit;
