@@ -158,7 +158,7 @@ def test_menu_table_and_result_in_every_language(shared_page, lang: str) -> None
     page = shared_page
     SHOTS.mkdir(parents=True, exist_ok=True)
     switch_language(page, lang)
-    for size in (PHONE, DESKTOP):
+    for size in (PHONE, SMALL_PHONE, DESKTOP):
         page.set_viewport_size({"width": size[0], "height": size[1]})
         open_menu(page)
         assert page.evaluate(MENU_FITS), (lang, size)
@@ -188,11 +188,15 @@ def test_menu_table_and_result_in_every_language(shared_page, lang: str) -> None
     assert page.inner_text("[data-testid=result-why]") == catalog(lang)["result.eliminatedWhy"], (
         lang
     )
-    for size in (PHONE, DESKTOP):
+    for size in (PHONE, SMALL_PHONE, DESKTOP):
         page.set_viewport_size({"width": size[0], "height": size[1]})
         advance(page)
         for button in RESULT_BUTTONS:
             assert page.evaluate(IN_SIGHT, button), (lang, size, button)
+        assert overlapping(page, ["#result-body", ".result-actions"]) == [], (lang, size)
+        for line in ("#result-title", "[data-testid=result-why]"):
+            assert page.evaluate(UNCOVERED, line), (lang, size, line)
+        page.evaluate("document.getElementById('result-body').scrollTop = 0")
         shoot(page, f"{lang}-result")
 
 
