@@ -17,9 +17,12 @@ from pagedriver import (
     lose_by_wrong_slaps,
     open_menu,
     overlaps,
+    pattern_on_top,
     run_until,
     start_from_menu,
     switch_language,
+    view_of,
+    wait_for,
     wait_ready,
 )
 
@@ -228,6 +231,49 @@ def test_a_daily_on_a_touch_phone_says_tap_and_its_result_keeps_its_buttons_in_s
             assert page.evaluate(UNCOVERED, line), (width, height, line)
         page.evaluate("document.getElementById('result-body').scrollTop = 0")
         shoot(page, "daily-result")
+
+
+OFFER = "[data-testid=coach-new-deal]"
+
+
+def test_out_of_cards_in_the_guided_game_the_offer_is_in_sight_in_every_language_and_size(
+    page,
+) -> None:
+    """A newcomer who lost every card in the guided game: after 20 s the coach's line says what can still happen
+    and offers a new deal, in sight and over nothing, at each size and in each language (the tip is said again
+    in a new language). The longer footer takes room from the table: the pile gives way, no seat runs over it."""
+    page.goto("/?lang=en")
+    wait_ready(page)
+    freeze_time(page)
+    page.click("[data-testid=guided-start]")
+    wait_for(page, "document.body.dataset.state === 'playing'")
+    for _ in range(200):  # wrong slaps burn your cards one by one
+        view = view_of(page)
+        if view["seats"][0]["status"] == "out":
+            break
+        if pattern_on_top(view["pile"]["top"]) is None:
+            page.keyboard.press(" ")
+        advance(page, 30)
+    assert view_of(page)["seats"][0]["status"] == "out"
+    run_until(page, f"document.querySelector('{OFFER}') !== null", step_ms=250, limit_ms=30_000)
+    assert not view_of(page)["over"]
+
+    for lang in LANGUAGES:
+        words = catalog(lang)
+        if lang != "en":
+            switch_language(page, lang)
+            page.click("[data-testid=resume]")
+            advance(page)
+        said = page.inner_text("[data-testid=deal-line]")
+        assert said.casefold().startswith(words["coach.stillOut"].casefold()), (lang, said)
+        assert page.inner_text(OFFER) == words["result.again"]
+        for width, height in (PHONE, SMALL_PHONE, DESKTOP):
+            page.set_viewport_size({"width": width, "height": height})
+            advance(page)
+            assert page.evaluate(IN_SIGHT, OFFER), (lang, width, height)
+            assert outside(page, ["[data-testid=deal-line]"]) == [], (lang, width, height)
+            assert overlapping(page, LABELS) == [], (lang, width, height)
+            shoot(page, f"{lang}-coach-offer")
 
 
 LOADING_WORDS = ["loading.title", "loading.runtime", "loading.micropip", "loading.engine"]
