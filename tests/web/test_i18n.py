@@ -17,6 +17,7 @@ from pagedriver import (
     PHONE,
     Controls,
     keyboard,
+    open_menu,
     play_to_end,
     short_practice_seeds,
     start_from_menu,
@@ -183,6 +184,18 @@ def test_the_picker_changes_the_language_and_it_is_remembered(new_context) -> No
         start_from_menu(page, deal=5)
         assert page.inner_text("[data-testid=slap]") == "ہاتھ مارو!"
         assert page.evaluate("window.ewar.missingKeys()") == []
+        # The language already shown, chosen again: no catalog fetched, the table not redrawn (a redraw clears
+        # the message on show; it once did so late, mid-game, after a test chose the page's own language).
+        page.evaluate("document.querySelector('[data-testid=toast]').classList.add('show')")
+        asked = []
+        page.on("request", lambda request: asked.append(request.url))
+        open_menu(page)
+        page.select_option("[data-testid=language]", "ur")
+        page.wait_for_timeout(500)
+        assert [url for url in asked if "/i18n/" in url] == []
+        assert page.evaluate(
+            "document.querySelector('[data-testid=toast]').classList.contains('show')"
+        )
     finally:
         context.close()
 

@@ -19,6 +19,8 @@ export function createLanguage({ events, storage, picker }) {
 
   async function switchTo(code) {
     storage.saveSettings({ language: code });
+    // The language already shown: nothing to load or redraw (a redraw would clear the message on the table).
+    if (code === currentLanguage()) return;
     if (requestedLanguage()) {
       // The picker's choice outlives this visit: ?lang= would otherwise win again on reload.
       const url = new URL(location.href);
