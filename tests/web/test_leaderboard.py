@@ -30,6 +30,7 @@ from pagedriver import (
     start_from_menu,
     switch_language,
     view_of,
+    wait_for,
     wait_ready,
 )
 
@@ -332,13 +333,22 @@ def test_a_bad_name_gets_a_clear_error_and_nothing_is_sent(page, server_url: str
 BOARD_API = re.compile(r"/api/scores\?")
 
 
+LOADING = json.loads((ROOT / "web" / "i18n" / "en.json").read_text())["leaderboard.loading"]
+
+
 def board_from(page, handler) -> None:
-    """The menu's leaderboard loads its board again, from what handler answers (on a page shared between
-    tests: each test brings its own board and leaves the page in English)."""
+    """The menu's leaderboard loads today's board again, from what handler answers (on a page shared between
+    tests: each test brings its own board and leaves the page in English). Yesterday's tab is drawn from its own
+    answer first, so that back on today's tab no row of an earlier test's board is left: it says it is loading
+    until handler's answer is drawn."""
     page.context.unroute(BOARD_API)
     page.context.route(BOARD_API, handler)
     switch_language(page, "en")  # also opens the menu
     page.click("[data-testid=leaderboard-tab-1]")
+    wait_for(
+        page,
+        f"document.querySelector('[data-testid=leaderboard] .lb-empty')?.textContent !== {json.dumps(LOADING)}",
+    )
     page.click("[data-testid=leaderboard-tab-0]")
 
 
