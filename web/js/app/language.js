@@ -19,14 +19,14 @@ export function createLanguage({ events, storage, picker }) {
 
   async function switchTo(code) {
     storage.saveSettings({ language: code });
-    // The language already shown: nothing to load or redraw (a redraw would clear the message on the table).
-    if (code === currentLanguage()) return;
     if (requestedLanguage()) {
       // The picker's choice outlives this visit: ?lang= would otherwise win again on reload.
       const url = new URL(location.href);
       url.searchParams.delete("lang");
       history.replaceState(history.state, "", url);
     }
+    // The language already shown: nothing to load or redraw (a redraw would clear the message on the table).
+    if (code === currentLanguage()) return;
     try {
       await loadLanguage(code);
     } catch (error) {
