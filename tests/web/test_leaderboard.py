@@ -333,9 +333,6 @@ def test_a_bad_name_gets_a_clear_error_and_nothing_is_sent(page, server_url: str
 BOARD_API = re.compile(r"/api/scores\?")
 
 
-LOADING = json.loads((ROOT / "web" / "i18n" / "en.json").read_text())["leaderboard.loading"]
-
-
 def board_from(page, handler) -> None:
     """The menu's leaderboard loads today's board again, from what handler answers (on a page shared between
     tests: each test brings its own board and leaves the page in English). Yesterday's tab is drawn from its own
@@ -347,7 +344,8 @@ def board_from(page, handler) -> None:
     page.click("[data-testid=leaderboard-tab-1]")
     wait_for(
         page,
-        f"document.querySelector('[data-testid=leaderboard] .lb-empty')?.textContent !== {json.dumps(LOADING)}",
+        "document.querySelector('[data-testid=leaderboard] .lb-empty')?.textContent !== "
+        + json.dumps(CATALOGS["en"]["leaderboard.loading"]),
     )
     page.click("[data-testid=leaderboard-tab-0]")
 
