@@ -15,6 +15,8 @@ from pagedriver import (
     shown_number,
     start_from_menu,
     taps,
+    view_of,
+    wait_for,
     wait_ready,
 )
 
@@ -106,3 +108,32 @@ def test_a_lost_game_shows_the_piles_score(shared_page) -> None:
     assert view["seats"][0]["status"] == "eliminated"
     check_result_screen(page, view)
     assert "eliminated" in page.inner_text("[data-testid=result]")
+
+
+def recorded_actions(page) -> list:
+    return json.loads(page.evaluate("window.ewar.replay()"))["actions"]
+
+
+def test_a_focused_button_takes_its_own_keys(shared_page, quick_seeds) -> None:
+    """Space or Enter on the focused Menu button opens the menu (no slap, no flip); on SLAP! Space slaps."""
+    page = shared_page
+    open_menu(page)
+    start_from_menu(page, speed="slow", deal=quick_seeds[0])
+    before = recorded_actions(page)
+    for key in (" ", "Enter"):
+        page.focus("[data-testid=menu]")
+        page.keyboard.press(key)
+        page.wait_for_selector("[data-testid=menu-panel]", state="visible")
+        assert recorded_actions(page) == before, f"{key!r} on the Menu button played"
+        assert view_of(page)["wrong_slaps"] == 0
+        page.keyboard.press("Escape")  # resumes the game
+        wait_for(
+            page,
+            "document.body.dataset.state === 'playing' && !document.body.hasAttribute('data-paused')",
+        )
+        # Back in play, focus is on the table, so the game keys play again.
+        assert page.evaluate("document.getElementById('table').contains(document.activeElement)")
+    page.focus("[data-testid=slap]")
+    page.keyboard.press(" ")
+    after = recorded_actions(page)
+    assert len(after) == len(before) + 1 and after[-1][1] == "s", after[-3:]

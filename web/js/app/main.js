@@ -137,6 +137,7 @@ async function boot() {
   };
 
   createInput({
+    table: $("table"),
     pack: document.querySelector('[data-testid="pack-south"]'),
     pile: $("pile"),
     slapButton: $("slap"),

@@ -2,8 +2,6 @@
 
 import { pageClock } from "../base/clock.js";
 
-const TYPING_TARGETS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
-
 // Any finger counts (one thumb flips while the other slaps); a mouse only with its main button.
 function isPrimaryPointer(event) {
   return event.pointerType !== "mouse" || event.button === 0;
@@ -12,16 +10,24 @@ function isPrimaryPointer(event) {
 /**
  * onIntent(name, time) is called synchronously from the event handler, with the event's own time on the page's
  * clock (clock.eventTime). isPlaying() gates the game keys, so Enter and Space work normally in the menus.
+ * table: the element whose parts (and SLAP!) take the game keys when focused; any other focused control takes its
+ * own Enter and Space (the Menu button opens the menu, it does not slap).
  */
-export function createInput({ pack, pile, slapButton, onIntent, isPlaying, clock = pageClock }) {
+export function createInput({ table, pack, pile, slapButton, onIntent, isPlaying, clock = pageClock }) {
   const intend = (intent, event) => onIntent(intent, clock.eventTime(event));
+  const keysArePlays = (target) =>
+    !(target instanceof Element) ||
+    target === document.body ||
+    target === document.documentElement ||
+    target === slapButton ||
+    table.contains(target);
 
   function onKeyDown(event) {
     if (event.key === "Escape") {
       intend("menu", event);
       return;
     }
-    if (!isPlaying() || TYPING_TARGETS.has(event.target.tagName)) return;
+    if (!isPlaying() || !keysArePlays(event.target)) return;
     const intent = event.key === "Enter" ? "flip" : event.key === " " || event.code === "Space" ? "slap" : null;
     if (!intent) return;
     event.preventDefault(); // no scrolling, no button activation
