@@ -44,6 +44,7 @@ describe("how long not now lasts", () => {
 
   test("a 429 without one waits out the rate limit's window; a 5xx without one may try again at once", () => {
     assert.equal(waitAfter(429, null, NOW), RATE_LIMITED_WAIT_MS);
+    assert.equal(RATE_LIMITED_WAIT_MS, 180_000); // the posting function's window: 10 posts in 3 minutes
     assert.equal(waitAfter(503, "", NOW), 0);
   });
 });

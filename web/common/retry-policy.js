@@ -1,10 +1,11 @@
 // When to send a daily score again: how a server's answer is read (decided, or "not now" and for how long), and
 // the page's backoff between tries. No I/O: the outbox (page and service worker) and the leaderboard use it.
+import { RATE_LIMITS } from "./contract.js";
 
 /** The page's waits between tries while scores stay in the outbox; the last one repeats. */
 export const BACKOFF_MS = [5_000, 15_000, 30_000, 60_000];
-// A 429 without Retry-After: the platform's rate-limit window (docs/scores.md) has passed by then.
-export const RATE_LIMITED_WAIT_MS = 60_000;
+// A 429 without Retry-After: the posting function's whole rate-limit window (docs/scores.md) has passed by then.
+export const RATE_LIMITED_WAIT_MS = RATE_LIMITS.postScores.windowSize * 1000;
 
 /** A Retry-After header (seconds, or an HTTP date) as ms from `now`; null when absent or unreadable. */
 export function retryAfterMs(header, now = Date.now()) {
@@ -20,7 +21,7 @@ export function isDecided(status) {
   return status >= 200 && status < 300 ? true : status >= 400 && status < 500 && status !== 429;
 }
 
-/** How long to wait after a "not now" answer: its Retry-After, else a minute for a 429, else no wait. */
+/** How long to wait after a "not now" answer: its Retry-After, else the posting limit's window for a 429, else no wait. */
 export function waitAfter(status, retryAfterHeader, now = Date.now()) {
   const said = retryAfterMs(retryAfterHeader, now);
   if (said !== null) return said;
