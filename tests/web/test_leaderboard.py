@@ -464,7 +464,9 @@ def test_a_board_answered_after_the_utc_day_turned_gives_way_to_the_new_days(pag
     page.context.route(BOARD_API, board_route)
     page.goto("/")
     wait_ready(page)
+    deadline = time.monotonic() + 30
     while not held:
+        assert time.monotonic() < deadline, "the board was never asked for"
         page.wait_for_timeout(50)
     assert set(asked) == {first_day}
     page.clock.set_system_time(midnight + timedelta(seconds=2))
@@ -479,7 +481,9 @@ def test_a_board_answered_after_the_utc_day_turned_gives_way_to_the_new_days(pag
     # (a request the page made before midnight may reach this test's handler after it, and on a busy machine the
     # new day's may be asked twice as the day turns: the count is taken once no more requests come)
     seen = -1
+    deadline = time.monotonic() + 30
     while seen != len(asked):
+        assert time.monotonic() < deadline, f"the board is asked for without end: {asked}"
         seen = len(asked)
         page.wait_for_timeout(500)
     assert set(asked) == {first_day, next_day} and asked[-1] == next_day

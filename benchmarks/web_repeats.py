@@ -1,0 +1,85 @@
+"""Runs the browser tests (tests/web) several times in a row on one build and prints, per test, how many runs
+it passed: a test that fails by chance shows as 9/10, not as one red run among green ones.
+
+    python benchmarks/web_repeats.py                 # 10 runs of tests/web on two workers
+    python benchmarks/web_repeats.py --runs 3 -- -k watch
+
+The build comes first (`python build.py build`); each run is the suite's own pytest invocation for tests/web
+(two pytest-xdist workers by file), its outcomes read from a JUnit XML report. Exits 1 if any test failed once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ElementTree
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def outcomes(report: Path) -> dict[str, str]:
+    """{test id: "passed" | "failed" | "skipped"} from a JUnit XML report."""
+    found = {}
+    for case in ElementTree.parse(report).iter("testcase"):
+        name = f"{case.get('classname', '')}::{case.get('name', '')}"
+        kinds = {child.tag for child in case}
+        found[name] = (
+            "failed"
+            if kinds & {"failure", "error"}
+            else "skipped"
+            if "skipped" in kinds
+            else "passed"
+        )
+    return found
+
+
+def run_once(pytest_args: list[str], report: Path) -> tuple[int, float]:
+    started = time.monotonic()
+    command = [sys.executable, "-m", "pytest", "tests/web", "-q", "-p", "no:cacheprovider"]
+    command += ["-n", "2", "--dist", "loadfile", f"--junitxml={report}", *pytest_args]
+    code = subprocess.run(command, cwd=ROOT, check=False, stdout=subprocess.DEVNULL).returncode
+    return code, time.monotonic() - started
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("pytest_args", nargs="*", help="after --: passed to pytest")
+    options = parser.parse_args(argv)
+    subprocess.run([sys.executable, "build.py", "build"], cwd=ROOT, check=True)
+    passes: dict[str, int] = defaultdict(int)
+    seen: dict[str, int] = defaultdict(int)
+    with tempfile.TemporaryDirectory(prefix="ewar-web-repeats-") as folder:
+        for number in range(1, options.runs + 1):
+            report = Path(folder) / f"run{number}.xml"
+            code, seconds = run_once(options.pytest_args, report)
+            if not report.is_file():
+                print(f"run {number}: pytest exited {code} without a report", flush=True)
+                return 1
+            found = outcomes(report)
+            failed = sorted(name for name, outcome in found.items() if outcome == "failed")
+            for name, outcome in found.items():
+                seen[name] += 1
+                passes[name] += outcome == "passed"
+            print(
+                f"run {number}: {len(found)} tests, {len(failed)} failed, {seconds:.0f} s",
+                flush=True,
+            )
+            for name in failed:
+                print(f"  failed: {name}", flush=True)
+    print(f"\npasses per test over {options.runs} runs (only those not passing every run):")
+    flaky = {name: count for name, count in passes.items() if count < seen[name]}
+    for name in sorted(flaky):
+        print(f"  {flaky[name]}/{seen[name]}  {name}")
+    total_failures = sum(seen[name] - passes[name] for name in seen)
+    print(f"{len(seen)} tests, {total_failures} failures in {options.runs} runs")
+    return 1 if total_failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
