@@ -1,5 +1,6 @@
-"""Netlify's own toolchain: `netlify build --offline` makes the site and the three function bundles, the
-manifest carries each function's rate limit (trafficRules) and methods, the bundles stay under Netlify's
+"""Netlify's own toolchain: `netlify build --offline` makes the site and the four function bundles (three
+on the API, one scheduled), the manifest carries each function's rate limit (trafficRules), methods and
+schedule, the bundles stay under Netlify's
 limits, and the bundled functions (not the source tree) answer the scores API over a real PostgreSQL
 server. `pytest tests/build/test_netlify_build.py -s` prints the figures."""
 
@@ -105,8 +106,13 @@ class TestNetlifyBuild:
             "algorithm": "sliding_window",
         }
 
-    def test_only_the_posting_function_carries_the_engine(self, board, friends):
-        for bundle in (board, friends):
+    def test_the_chores_are_a_scheduled_function_no_request_reaches(self, bundles):
+        prune = bundles["prune"].manifest
+        assert prune["schedule"] == "@hourly"
+        assert not prune.get("routes")
+
+    def test_only_the_posting_function_carries_the_engine(self, board, friends, bundles):
+        for bundle in (board, friends, bundles["prune"]):
             with zipfile.ZipFile(bundle.zip_path) as archive:
                 names = archive.namelist()
             assert not [name for name in names if name.startswith("node_modules/pyodide/")]
@@ -115,7 +121,9 @@ class TestNetlifyBuild:
         info = json.loads((ROOT / "dist" / "build-info.json").read_text())
         with zipfile.ZipFile(scores.zip_path) as archive:
             names = set(archive.namelist())
-        in_node = {name.replace("pyodide.asm.js", "pyodide.asm.mjs") for name in info["runtime_files"]}
+        in_node = {
+            name.replace("pyodide.asm.js", "pyodide.asm.mjs") for name in info["runtime_files"]
+        }
         assert {f"node_modules/pyodide/{name}" for name in in_node} <= names
         assert f"dist/{info['engine_wheel']}" in names and "dist/build-info.json" in names
         assert {"build/function/engine.snapshot", "build/function/engine.snapshot.json"} <= names

@@ -48,8 +48,6 @@ const ENTRY_PATTERN = /^[1-9][0-9]{0,15}$/;
 const DAY_MS = 86_400_000;
 const POST_CACHE = "no-store";
 const RETRY_AFTER_S = "2";
-/** How often one instance deletes replays past their keeping (store.mjs REPLAY_DAYS). */
-const PRUNE_EVERY_MS = 3_600_000;
 
 function errorResponse(status, code, message, extraHeaders) {
   return json(status, { error: code, message }, "no-store", extraHeaders);
@@ -98,7 +96,6 @@ export function createScoresHandler({
 } = {}) {
   let store = null;
   let friends = null;
-  let lastPrune = Number.NEGATIVE_INFINITY;
   const storeNow = () => {
     store ??= new ScoreStore(database());
     return store;
@@ -113,15 +110,6 @@ export function createScoresHandler({
       throw new Rejection(409, "id_conflict", "This submission id was already used for a different game.");
     }
     return json(200, answerOf(stored, await storeNow().standing(stored.date, stored.id), true), POST_CACHE);
-  }
-
-  /** Deletes old replays at most once an hour per instance; a failure only waits for the next hour. */
-  async function pruneNow(receivedAt) {
-    if (receivedAt - lastPrune < PRUNE_EVERY_MS) return;
-    lastPrune = receivedAt;
-    await storeNow()
-      .pruneReplays(new Date(receivedAt).toISOString().slice(0, 10))
-      .catch((error) => console.error(`scores: pruning replays failed: ${error.message}`));
   }
 
   async function post(request, receivedAt) {
@@ -162,7 +150,6 @@ export function createScoresHandler({
         .touchBoardsOf(player, receivedAt)
         .catch((error) => console.error(`scores: marking friends' boards used failed: ${error.message}`));
     }
-    await pruneNow(receivedAt);
     return json(201, answer, POST_CACHE);
   }
 
@@ -182,7 +169,7 @@ export function createScoresHandler({
     const entry = Number(entryText);
     const found = await storeNow().entryReplay(date, entry);
     if (!found) throw new Rejection(404, "not_found", "No entry of that day has this number.");
-    // Past its keeping the replay is gone, whether the hourly prune has deleted it yet or not.
+    // Past its keeping the replay is gone, whether the hourly chores (../prune/) have deleted it yet or not.
     if (found.replay_json === null || date < utcDay(nowMs - REPLAY_DAYS * DAY_MS)) {
       throw new Rejection(410, "replay_gone", `Replays are kept ${REPLAY_DAYS} days after their game's day.`);
     }

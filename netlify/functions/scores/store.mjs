@@ -7,7 +7,7 @@ import { deflateRawSync, inflateRawSync } from "node:zlib";
 
 /** Rows a board view lists. */
 export const TOP = 50;
-/** Days a replay is kept after its game's day; the entry itself stays. */
+/** Days a replay is kept after its game's day (the hourly chores delete it: ../prune/chores.mjs). */
 export const REPLAY_DAYS = 30;
 /** Width of the score bins of a day's distribution; scores from DISTRIBUTION_BINS × BIN_WIDTH on share the last bin. */
 export const BIN_WIDTH = 50;
@@ -193,14 +193,5 @@ export class ScoreStore {
   async replay(date, id) {
     const { rows } = await this.#db.query("SELECT deflated FROM replays WHERE day = $1::date AND id = $2", [date, id]);
     return rows[0] ? inflateReplay(rows[0].deflated) : null;
-  }
-
-  /** Deletes the replays of days before `date` less REPLAY_DAYS; resolves to how many went. */
-  async pruneReplays(today) {
-    const { rows } = await this.#db.query(
-      "WITH gone AS (DELETE FROM replays WHERE day < $1::date - $2::int RETURNING 1) SELECT count(*)::int AS n FROM gone",
-      [today, REPLAY_DAYS],
-    );
-    return rows[0].n;
   }
 }
