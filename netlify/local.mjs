@@ -91,7 +91,7 @@ export async function openLocalDatabase(dir) {
  * The local scores API over a PGlite database kept in `dataDir` (made if missing; the migrations applied).
  * `engine`: loadEngine options; `getEngine`: an engine loader to share (tests); `now`: the clock; `rateLimit`:
  * false to serve without the functions' declared limits (tests that send many requests); `database`: another db
- * to use instead (a pg Pool: tests against a PostgreSQL server). Resolves at once: the database opens meanwhile
+ * to use instead (a pg Pool: tests against a PostgreSQL server); `purge`: the CDN purger (tests record it). Resolves at once: the database opens meanwhile
  * (`opened`), and requests wait for it.
  */
 export async function startLocalApi({
@@ -101,6 +101,7 @@ export async function startLocalApi({
   now,
   rateLimit = true,
   database,
+  purge,
 } = {}) {
   if (!dataDir && !database) throw new Error("startLocalApi needs a dataDir");
   const opened = (async () => {
@@ -127,7 +128,7 @@ export async function startLocalApi({
       return false;
     },
   );
-  const scores = createScoresHandler({ database: () => db, getEngine, now });
+  const scores = createScoresHandler({ database: () => db, getEngine, now, ...(purge ? { purge } : {}) });
   const friends = createFriendsHandler({ database: () => db, now });
   const limit = rateLimit ? routedLimiter() : () => null;
   const unavailable = () =>
