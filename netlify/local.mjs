@@ -12,6 +12,7 @@ import { migrate } from "./database/migrate.mjs";
 import { config as boardConfig } from "./functions/board/board.mjs";
 import { config as friendsConfig } from "./functions/friends/friends.mjs";
 import { createFriendsHandler } from "./functions/friends/handler.mjs";
+import { answeredBy } from "./functions/scores/answer.mjs";
 import { engineLoader } from "./functions/scores/engine.mjs";
 import { createScoresHandler } from "./functions/scores/handler.mjs";
 import { config as postConfig } from "./functions/scores/scores.mjs";
@@ -56,6 +57,12 @@ export function routeOf(request, configs) {
 }
 
 const FUNCTION_CONFIGS = [postConfig, boardConfig, friendsConfig];
+/** Each function's name (its folder), as its entry module sets it on every answer (answer.mjs answeredBy). */
+const FUNCTION_NAMES = new Map([
+  [postConfig, "scores"],
+  [boardConfig, "board"],
+  [friendsConfig, "friends"],
+]);
 
 /** One limiter per function, chosen as Netlify routes: by the paths and methods each function's config names. */
 export function routedLimiter(configs = FUNCTION_CONFIGS, clock = undefined) {
@@ -148,7 +155,10 @@ export async function startLocalApi({
     async handle(request) {
       const refused = limit(request);
       if (refused) return refused;
-      return (await failed) ? unavailable() : handlerOf(request)(request);
+      if (await failed) return unavailable();
+      const route = routeOf(request, FUNCTION_CONFIGS);
+      const response = await handlerOf(request)(request);
+      return route ? answeredBy(FUNCTION_NAMES.get(route), response) : response;
     },
     async close() {
       await failed;

@@ -6,7 +6,6 @@ import { TOP } from "../scores/store.mjs";
 export const MEMBER_LIMIT = 50;
 /** Days a board may go unread, unjoined and unposted-to before the hourly chores delete it. */
 export const IDLE_DAYS = 60;
-const DAY_MS = 86_400_000;
 /** A read marks a board used at most once in this long (a read is no write each time). */
 const TOUCH_EVERY_MS = 3_600_000;
 

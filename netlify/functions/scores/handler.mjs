@@ -15,7 +15,7 @@
 //   With &id=<submission id> (pages of earlier deploys): the same plus "you", never cached.
 // GET /api/scores/rank?date=YYYY-MM-DD&id=<submission id>
 //   200 {"date", "total", "you": {...the caller's entry, with "you": true, "id", "winners", "winners_below"} |
-//   null}: one small read, never cached.
+//   null}: one small read, kept by that browser only (RANK_CACHE).
 // DELETE /api/scores/player   application/json {"player": "<the device's player id>"}
 //   200 {"forgotten": true, "entries": <how many>, "boards": <friends' boards left>}: forget me. Every entry the
 //   player id posted (while entries keep it: docs/scores.md) goes from every board with its replay and name, and
@@ -58,6 +58,8 @@ const FORGET_MAX_BYTES = 1024;
 const BOARD_CACHE = "public, max-age=0, must-revalidate";
 export const BOARD_CDN_CACHE = "public, durable, s-maxage=10, stale-while-revalidate=50";
 const PRIVATE_CACHE = "private, no-store";
+/** A player's own row, found: that browser may show it again for 30 s (a rank moves slowly); no CDN keeps it. */
+export const RANK_CACHE = "private, max-age=30";
 /** The CDN's tag of a day's board: purged when its top rows change (purge.mjs). */
 export const boardTag = (date) => `board-${date}`;
 /** The CDN's tag of an entry's replay: purged when its player forgets it. */
@@ -196,7 +198,9 @@ export function createScoresHandler({
     const url = new URL(request.url);
     const date = checkDate(url.searchParams.get("date"), now());
     const id = checkId(url.searchParams.get("id"));
-    return json(200, await storeNow().yours(date, id), PRIVATE_CACHE);
+    const mine = await storeNow().yours(date, id);
+    // Not there (yet): its post may be on its way, so the browser must ask again, not keep the "not there".
+    return json(200, mine, mine.you ? RANK_CACHE : PRIVATE_CACHE);
   }
 
   async function forget(request) {
