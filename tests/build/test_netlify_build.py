@@ -67,9 +67,12 @@ class TestNetlifyBuild:
         self, scores, board
     ):
         assert [route["pattern"] for route in scores.manifest["routes"]] == ["/api/scores"]
-        # The reading function also serves an entry's replay, under the same limit.
+        # The reading function also serves a player's own row, forget me and an entry's replay, under the
+        # same limit.
         assert [route["pattern"] for route in board.manifest["routes"]] == [
             "/api/scores",
+            "/api/scores/player",
+            "/api/scores/rank",
             "/api/scores/replay",
         ]
         assert scores.manifest["routes"][0]["methods"] == ["POST"]
@@ -231,6 +234,8 @@ def test_the_bundled_function_serves_the_board_and_takes_a_verified_daily_score(
     status, board = call(f"{bundled_api}/api/scores?date={date}&id=bundle-test-0001")
     assert status == 200 and board["total"] == 1
     assert [(entry["name"], entry["score"]) for entry in board["entries"]] == [("Bundle", score)]
+    status, mine = call(f"{bundled_api}/api/scores/rank?date={date}&id=bundle-test-0001")
+    assert (status, mine["you"]["rank"], mine["you"]["name"]) == (200, 1, "Bundle")
 
 
 def test_the_bundled_function_refuses_bad_input_with_its_codes(bundled_api):
