@@ -7,6 +7,9 @@ python build.py serve [--port 8000] [--host 127.0.0.1]
                                                 memory snapshots follow in the background)
 python build.py test [--engine] [PYTEST ARGS]   install test needs, lint, build, run every test
                                                 (--engine: ruff and tests/engine only; no Node)
+python build.py smoke URL                       check a live or preview deploy (or `serve`): the page,
+                                                the precache, the API's routes and its posting limit,
+                                                storing nothing lasting (tools/builder/smoke.py)
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ if str(ROOT) not in sys.path:
 
 from tools.builder import STEPS, BuildError, build, serve_in_foreground  # noqa: E402
 from tools.builder.serving import build_then_finish  # noqa: E402
+from tools.builder.smoke import smoke  # noqa: E402
 from tools.builder.snapshot import SNAPSHOT_STEPS  # noqa: E402
 from tools.builder.suite import run_suite  # noqa: E402
 
@@ -35,6 +39,10 @@ def parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "test", help="lint, build, run pytest and node --test (other args go to pytest)"
     )
+    smoke_command = commands.add_parser(
+        "smoke", help="check a deploy at URL: page, precache, API routes, rate limit"
+    )
+    smoke_command.add_argument("url", help="the deploy's address, e.g. https://example.netlify.app")
     return top
 
 
@@ -49,6 +57,8 @@ def main(argv: list[str] | None = None) -> int:
         ):  # served once playable; the snapshots follow (tools/builder/serving.py)
             first, _later = build_then_finish(lambda **kw: build(ROOT, **kw), STEPS, SNAPSHOT_STEPS)
             return serve_in_foreground(first.dist, options.host, options.port)
+        if options.command == "smoke":
+            return smoke(options.url)
         build(ROOT)
         return 0
     except BuildError as error:

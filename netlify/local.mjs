@@ -12,6 +12,7 @@ import { migrate } from "./database/migrate.mjs";
 import { config as boardConfig } from "./functions/board/board.mjs";
 import { config as friendsConfig } from "./functions/friends/friends.mjs";
 import { createFriendsHandler } from "./functions/friends/handler.mjs";
+import { answeredBy } from "./functions/scores/answer.mjs";
 import { engineLoader } from "./functions/scores/engine.mjs";
 import { createScoresHandler } from "./functions/scores/handler.mjs";
 import { config as postConfig } from "./functions/scores/scores.mjs";
@@ -56,6 +57,12 @@ export function routeOf(request, configs) {
 }
 
 const FUNCTION_CONFIGS = [postConfig, boardConfig, friendsConfig];
+/** Each function's name (its folder), as its entry module sets it on every answer (answer.mjs answeredBy). */
+const FUNCTION_NAMES = new Map([
+  [postConfig, "scores"],
+  [boardConfig, "board"],
+  [friendsConfig, "friends"],
+]);
 
 /** One limiter per function, chosen as Netlify routes: by the paths and methods each function's config names. */
 export function routedLimiter(configs = FUNCTION_CONFIGS, clock = undefined) {
@@ -91,7 +98,7 @@ export async function openLocalDatabase(dir) {
  * The local scores API over a PGlite database kept in `dataDir` (made if missing; the migrations applied).
  * `engine`: loadEngine options; `getEngine`: an engine loader to share (tests); `now`: the clock; `rateLimit`:
  * false to serve without the functions' declared limits (tests that send many requests); `database`: another db
- * to use instead (a pg Pool: tests against a PostgreSQL server). Resolves at once: the database opens meanwhile
+ * to use instead (a pg Pool: tests against a PostgreSQL server); `purge`: the CDN purger (tests record it). Resolves at once: the database opens meanwhile
  * (`opened`), and requests wait for it.
  */
 export async function startLocalApi({
@@ -101,6 +108,7 @@ export async function startLocalApi({
   now,
   rateLimit = true,
   database,
+  purge,
 } = {}) {
   if (!dataDir && !database) throw new Error("startLocalApi needs a dataDir");
   const opened = (async () => {
@@ -127,7 +135,7 @@ export async function startLocalApi({
       return false;
     },
   );
-  const scores = createScoresHandler({ database: () => db, getEngine, now });
+  const scores = createScoresHandler({ database: () => db, getEngine, now, ...(purge ? { purge } : {}) });
   const friends = createFriendsHandler({ database: () => db, now });
   const limit = rateLimit ? routedLimiter() : () => null;
   const unavailable = () =>
@@ -147,7 +155,10 @@ export async function startLocalApi({
     async handle(request) {
       const refused = limit(request);
       if (refused) return refused;
-      return (await failed) ? unavailable() : handlerOf(request)(request);
+      if (await failed) return unavailable();
+      const route = routeOf(request, FUNCTION_CONFIGS);
+      const response = await handlerOf(request)(request);
+      return route ? answeredBy(FUNCTION_NAMES.get(route), response) : response;
     },
     async close() {
       await failed;

@@ -1,5 +1,6 @@
-"""Netlify's own toolchain: `netlify build --offline` makes the site and the three function bundles, the
-manifest carries each function's rate limit (trafficRules) and methods, the bundles stay under Netlify's
+"""Netlify's own toolchain: `netlify build --offline` makes the site and the four function bundles (three
+on the API, one scheduled), the manifest carries each function's rate limit (trafficRules), methods and
+schedule, the bundles stay under Netlify's
 limits, and the bundled functions (not the source tree) answer the scores API over a real PostgreSQL
 server. `pytest tests/build/test_netlify_build.py -s` prints the figures."""
 
@@ -66,9 +67,12 @@ class TestNetlifyBuild:
         self, scores, board
     ):
         assert [route["pattern"] for route in scores.manifest["routes"]] == ["/api/scores"]
-        # The reading function also serves an entry's replay, under the same limit.
+        # The reading function also serves a player's own row, forget me and an entry's replay, under the
+        # same limit.
         assert [route["pattern"] for route in board.manifest["routes"]] == [
             "/api/scores",
+            "/api/scores/player",
+            "/api/scores/rank",
             "/api/scores/replay",
         ]
         assert scores.manifest["routes"][0]["methods"] == ["POST"]
@@ -105,8 +109,13 @@ class TestNetlifyBuild:
             "algorithm": "sliding_window",
         }
 
-    def test_only_the_posting_function_carries_the_engine(self, board, friends):
-        for bundle in (board, friends):
+    def test_the_chores_are_a_scheduled_function_no_request_reaches(self, bundles):
+        prune = bundles["prune"].manifest
+        assert prune["schedule"] == "@hourly"
+        assert not prune.get("routes")
+
+    def test_only_the_posting_function_carries_the_engine(self, board, friends, bundles):
+        for bundle in (board, friends, bundles["prune"]):
             with zipfile.ZipFile(bundle.zip_path) as archive:
                 names = archive.namelist()
             assert not [name for name in names if name.startswith("node_modules/pyodide/")]
@@ -115,7 +124,9 @@ class TestNetlifyBuild:
         info = json.loads((ROOT / "dist" / "build-info.json").read_text())
         with zipfile.ZipFile(scores.zip_path) as archive:
             names = set(archive.namelist())
-        in_node = {name.replace("pyodide.asm.js", "pyodide.asm.mjs") for name in info["runtime_files"]}
+        in_node = {
+            name.replace("pyodide.asm.js", "pyodide.asm.mjs") for name in info["runtime_files"]
+        }
         assert {f"node_modules/pyodide/{name}" for name in in_node} <= names
         assert f"dist/{info['engine_wheel']}" in names and "dist/build-info.json" in names
         assert {"build/function/engine.snapshot", "build/function/engine.snapshot.json"} <= names
@@ -223,6 +234,8 @@ def test_the_bundled_function_serves_the_board_and_takes_a_verified_daily_score(
     status, board = call(f"{bundled_api}/api/scores?date={date}&id=bundle-test-0001")
     assert status == 200 and board["total"] == 1
     assert [(entry["name"], entry["score"]) for entry in board["entries"]] == [("Bundle", score)]
+    status, mine = call(f"{bundled_api}/api/scores/rank?date={date}&id=bundle-test-0001")
+    assert (status, mine["you"]["rank"], mine["you"]["name"]) == (200, 1, "Bundle")
 
 
 def test_the_bundled_function_refuses_bad_input_with_its_codes(bundled_api):

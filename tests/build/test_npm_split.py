@@ -38,11 +38,18 @@ def test_what_serving_imports_is_in_the_dependencies_not_the_dev_tools():
         for found in BARE_IMPORT.findall(path.read_text())
         if not found.startswith("node:")
     }
-    assert {"@electric-sql/pglite", "@netlify/database", "@netlify/headers-parser"} <= imported
+    assert {
+        "@electric-sql/pglite",
+        "@netlify/database",
+        "@netlify/headers-parser",
+        "pg",
+    } <= imported
     assert imported <= set(manifest["dependencies"]), imported - set(manifest["dependencies"])
     assert "node" in manifest["dependencies"]  # Node 22 runs the build's steps and the dev server
-    # pg only for the tests' throwaway databases (tests/function/testdb.mjs); @netlify/database brings its own
-    assert {"netlify-cli", "@biomejs/biome", "pg"} <= set(manifest["devDependencies"])
+    # The CDN purge, imported when a deployed function purges (netlify/functions/scores/purge.mjs)
+    assert "@netlify/functions" in manifest["dependencies"]
+    # pg: the functions' pool of one (netlify/database/pool.mjs) imports it, so it is a dependency
+    assert {"netlify-cli", "@biomejs/biome"} <= set(manifest["devDependencies"])
 
 
 def write_lock(root: Path, packages: dict[str, dict], installed: dict[str, str]) -> Path:

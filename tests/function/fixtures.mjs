@@ -121,11 +121,18 @@ export async function startTestApi({
   rateLimit = false,
   wrapDatabase = (pool) => pool,
   database,
+  purge,
 } = {}) {
   const fresh = database ?? (await freshDatabase());
   const started = performance.now();
   const now = () => nowMs + Math.floor(performance.now() - started);
-  const api = await startLocalApi({ database: wrapDatabase(fresh.pool), getEngine: () => getEngine(), now, rateLimit });
+  const api = await startLocalApi({
+    database: wrapDatabase(fresh.pool),
+    getEngine: () => getEngine(),
+    now,
+    rateLimit,
+    purge,
+  });
   return {
     ...api,
     pool: fresh.pool,

@@ -8,6 +8,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { config as friendsConfig } from "../../netlify/functions/friends/friends.mjs";
 import { IDLE_DAYS, MEMBER_LIMIT } from "../../netlify/functions/friends/store.mjs";
+import { createPruneHandler } from "../../netlify/functions/prune/handler.mjs";
 import { utcDay } from "../../netlify/functions/scores/submission.mjs";
 import { startLocalApi } from "../../netlify/local.mjs";
 import { assertRefusal, newId, ORIGIN, postRequest, standInEngine, standInReplay } from "./fixtures.mjs";
@@ -33,6 +34,13 @@ async function startClockedApi({ rateLimit = false } = {}) {
     async remove() {
       await api.close();
       await database.drop();
+    },
+    /** The hourly scheduled chores, run now (by the fake clock). */
+    async chores() {
+      const prune = createPruneHandler({ database: () => database.pool, now: () => clock.ms });
+      const answer = await prune(new Request("http://127.0.0.1/.netlify/functions/prune", { method: "POST" }));
+      assert.equal(answer.status, 200);
+      return answer.json();
     },
     async counts() {
       const { rows } = await database.pool.query(`SELECT (SELECT count(*) FROM friend_boards)::int AS boards,
@@ -392,8 +400,10 @@ describe(`a board nobody used for ${IDLE_DAYS} days is removed`, () => {
       assert.equal((await read(codes.read, utcDay(clocked.clock.ms), clocked)).status, 200);
       assert.equal((await join(codes.joined, newPlayer(), clocked)).status, 201);
       await postEntry(players.posted, 1400, { target: clocked });
-      // Sixty days and an hour after the boards were made: only the one nobody used since is gone.
+      // Sixty days and an hour after the boards were made, the hourly chores ran: only the one nobody used since
+      // is gone.
       clocked.clock.ms += (IDLE_DAYS - 30) * DAY_MS + 3_600_000;
+      assert.equal((await clocked.chores()).boards, 1);
       const day = utcDay(clocked.clock.ms);
       const statuses = {};
       for (const label of Object.keys(players)) statuses[label] = (await read(codes[label], day, clocked)).status;
@@ -401,6 +411,7 @@ describe(`a board nobody used for ${IDLE_DAYS} days is removed`, () => {
       assert.deepEqual(await clocked.counts(), { boards: 3, members: 4 });
       // Sixty days and an hour after those reads, nobody having come back: all gone, members with them.
       clocked.clock.ms += IDLE_DAYS * DAY_MS + 3_600_000;
+      assert.equal((await clocked.chores()).boards, 3);
       assert.equal((await read(codes.read, utcDay(clocked.clock.ms), clocked)).status, 404);
       assert.deepEqual(await clocked.counts(), { boards: 0, members: 0 });
     } finally {
@@ -418,7 +429,8 @@ describe(`a board nobody used for ${IDLE_DAYS} days is removed`, () => {
       await postEntry(fresh, 1234, { target: clocked });
       clocked.clock.ms += (IDLE_DAYS - 40) * DAY_MS + 3_600_000;
       const day = utcDay(clocked.clock.ms);
-      // The first request after the hour prunes: the stale board is gone, the fresh one (posted to) stays.
+      // The chores after the hour: the stale board is gone, the fresh one (posted to) stays.
+      await clocked.chores();
       const freshBoard = await read(freshCode, day, clocked);
       assert.equal(freshBoard.status, 200);
       assert.equal((await read(staleCode, day, clocked)).status, 404);

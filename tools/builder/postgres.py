@@ -1,6 +1,7 @@
 """A throwaway PostgreSQL server for the tests and benchmarks: Debian's server binaries, a cluster in a temporary
 folder, listening on a unix socket there only (no TCP port), stopped and removed after. Run as
-`python -m tools.builder.postgres -- COMMAND...` it runs COMMAND with EWAR_TEST_DATABASE_URL set."""
+`python -m tools.builder.postgres [--max-connections N] -- COMMAND...` it runs COMMAND with EWAR_TEST_DATABASE_URL
+set (the burst benchmark limits connections as a small hosted database does)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 ENV_VAR = "EWAR_TEST_DATABASE_URL"
+DEFAULT_MAX_CONNECTIONS = 200
 BIN_DIRS = sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)
 
 
@@ -39,8 +41,9 @@ def _as_owner(command: list[str], owner: str | None) -> list[str]:
 
 
 @contextlib.contextmanager
-def temporary_server() -> Iterator[str]:
-    """Starts a server in a temporary folder; yields its URL (database `postgres`; its socket folder in the host parameter); stops and removes it after."""
+def temporary_server(max_connections: int = DEFAULT_MAX_CONNECTIONS) -> Iterator[str]:
+    """Starts a server in a temporary folder, taking at most `max_connections` (3 of them kept for superusers, as
+    PostgreSQL does by default); yields its URL (database `postgres`; its socket folder in the host parameter); stops and removes it after."""
     binaries = server_bin()
     owner = "postgres" if os.geteuid() == 0 else None
     base = Path(tempfile.mkdtemp(prefix="ewar-pg-"))
@@ -69,7 +72,7 @@ def temporary_server() -> Iterator[str]:
             ),
             **quiet,
         )
-        options = f"-k {socket_dir} -c listen_addresses='' -c fsync=off -c max_connections=200"
+        options = f"-k {socket_dir} -c listen_addresses='' -c fsync=off -c max_connections={max_connections}"
         subprocess.run(
             _as_owner(
                 [
@@ -101,11 +104,20 @@ def temporary_server() -> Iterator[str]:
 
 
 def main(argv: list[str]) -> int:
+    max_connections = DEFAULT_MAX_CONNECTIONS
+    if argv[:1] == ["--max-connections"]:
+        if len(argv) < 2 or not argv[1].isdigit() or int(argv[1]) < 5:
+            print("--max-connections takes a whole number of at least 5", file=sys.stderr)
+            return 2
+        max_connections, argv = int(argv[1]), argv[2:]
     command = argv[1:] if argv[:1] == ["--"] else argv
     if not command:
-        print("usage: python -m tools.builder.postgres -- COMMAND...", file=sys.stderr)
+        print(
+            "usage: python -m tools.builder.postgres [--max-connections N] -- COMMAND...",
+            file=sys.stderr,
+        )
         return 2
-    with temporary_server() as url:
+    with temporary_server(max_connections) as url:
         return subprocess.run(command, env={**os.environ, ENV_VAR: url}).returncode
 
 

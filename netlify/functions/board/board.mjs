@@ -1,14 +1,15 @@
-// The reading function: GET /api/scores (the day's board, ../scores/handler.mjs) and GET /api/scores/replay (an
-// entry's replay), and the 405 of every other method but POST, under a rate limit of its own. The config is literal code (Netlify's bundler reads it so).
+// The reading function: GET /api/scores (the day's board, ../scores/handler.mjs), GET /api/scores/rank (the caller's
+// own row), DELETE /api/scores/player (forget me) and GET /api/scores/replay (an entry's replay), and the 405 of every other method but POST, under a rate limit of its own. The config is literal code (Netlify's bundler reads it so).
+import { answeredBy } from "../scores/answer.mjs";
 import { createScoresHandler } from "../scores/handler.mjs";
 
 /** 120 reads a minute per client IP on this domain: two a second for a whole minute, far past a household's. */
 export const config = {
-  path: ["/api/scores", "/api/scores/replay"],
+  path: ["/api/scores", "/api/scores/player", "/api/scores/rank", "/api/scores/replay"],
   method: ["GET", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"],
   rateLimit: { windowLimit: 120, windowSize: 60, aggregateBy: ["ip", "domain"] },
 };
 
 const handler = createScoresHandler();
 
-export default async (request) => handler(request);
+export default async (request) => answeredBy("board", await handler(request));

@@ -24,8 +24,6 @@ const CODE_PATTERN = /^[a-z2-7]{12}$/;
 const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
 const GET_CACHE = "private, max-age=5";
 const RETRY_AFTER_S = "2";
-/** How often one instance deletes the boards unused for IDLE_DAYS. */
-const PRUNE_EVERY_MS = 3_600_000;
 const ROUTE = /^\/api\/friends(?:\/([^/]+)(\/members)?)?$/;
 
 const reject = (status, code, message) => {
@@ -67,20 +65,10 @@ export function createFriendsHandler({
   makeCode = newCode,
 } = {}) {
   let store = null;
-  let lastPrune = Number.NEGATIVE_INFINITY;
   const storeNow = () => {
     store ??= new FriendsStore(database());
     return store;
   };
-
-  /** Deletes idle boards at most once an hour per instance; a failure only waits for the next hour. */
-  async function pruneNow(nowMs) {
-    if (nowMs - lastPrune < PRUNE_EVERY_MS) return;
-    lastPrune = nowMs;
-    await storeNow()
-      .pruneIdle(nowMs)
-      .catch((error) => console.error(`friends: pruning idle boards failed: ${error.message}`));
-  }
 
   async function create(request, nowMs) {
     const body = await bodyWith(request, ["name", "player"]);
@@ -142,8 +130,6 @@ export function createFriendsHandler({
   return async function friends(request) {
     const nowMs = now();
     try {
-      // Pruned first: a board idle for IDLE_DAYS is gone before this request could mark it used.
-      await pruneNow(nowMs);
       return await route(request, nowMs);
     } catch (error) {
       if (error instanceof Rejection) {

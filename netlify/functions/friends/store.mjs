@@ -1,12 +1,11 @@
-// Friends' boards in Postgres: create, join, leave, read, prune. The tables and their constraints are
+// Friends' boards in Postgres: create, join, leave, read (idle ones are deleted by ../prune/chores.mjs). The tables and their constraints are
 // netlify/database/migrations/0002_friends.sql; players arrive here already hashed (32 bytes of SHA-256).
 import { TOP } from "../scores/store.mjs";
 
 /** Members a board may have: the migration's check on friend_boards.members says the same. */
 export const MEMBER_LIMIT = 50;
-/** Days a board may go unread, unjoined and unposted-to before it is deleted. */
+/** Days a board may go unread, unjoined and unposted-to before the hourly chores delete it. */
 export const IDLE_DAYS = 60;
-const DAY_MS = 86_400_000;
 /** A read marks a board used at most once in this long (a read is no write each time). */
 const TOUCH_EVERY_MS = 3_600_000;
 
@@ -123,14 +122,5 @@ export class FriendsStore {
        WHERE code IN (SELECT code FROM friend_members WHERE player_sha256 = $1) AND last_used < $2`,
       [player, nowMs],
     );
-  }
-
-  /** Deletes the boards unused for IDLE_DAYS (their members go with them); resolves to how many went. */
-  async pruneIdle(nowMs) {
-    const { rows } = await this.#db.query(
-      "WITH gone AS (DELETE FROM friend_boards WHERE last_used < $1 RETURNING 1) SELECT count(*)::int AS n FROM gone",
-      [nowMs - IDLE_DAYS * DAY_MS],
-    );
-    return rows[0].n;
   }
 }

@@ -12,3 +12,12 @@ export function json(status, body, cacheControl = "no-store", extraHeaders = {})
     },
   });
 }
+
+/** The header naming the function that answered: how `python build.py smoke` sees the routing of a live deploy. */
+export const FUNCTION_HEADER = "x-ewar-function";
+
+/** `response` with FUNCTION_HEADER set to `name` (a function's folder: scores, board, friends). */
+export function answeredBy(name, response) {
+  response.headers.set(FUNCTION_HEADER, name);
+  return response;
+}

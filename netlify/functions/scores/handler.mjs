@@ -8,10 +8,18 @@
 //        "received_at", "rank", "total", "entry", "winners", "winners_below"}; the same id again with the same
 //        content: 200, the same fields, repeated: true. winners/winners_below: the day's wins, and those scoring
 //        lower (null for a loss).
-// GET /api/scores?date=YYYY-MM-DD[&id=<submission id>]
+// GET /api/scores?date=YYYY-MM-DD
 //   200 {"date", "entries": [{"rank", "entry", "name", "score", "won", "duration_ms", "wrong_slaps"}...top 50],
-//        "total", "you": {...the caller's entry, with "you": true, "id", "winners", "winners_below"} | null,
-//        "distribution": {"bin": <width>, "wins": [[from, count]...], "losses": [[from, count]...]}}
+//        "total", "you": null, "distribution": {"bin": <width>, "wins": [[from, count]...], "losses": [...]}}:
+//   the same for everyone, so Netlify's CDN keeps it for all (BOARD_CDN_CACHE, tag "board-<date>").
+//   With &id=<submission id> (pages of earlier deploys): the same plus "you", never cached.
+// GET /api/scores/rank?date=YYYY-MM-DD&id=<submission id>
+//   200 {"date", "total", "you": {...the caller's entry, with "you": true, "id", "winners", "winners_below"} |
+//   null}: one small read, kept by that browser only (RANK_CACHE).
+// DELETE /api/scores/player   application/json {"player": "<the device's player id>"}
+//   200 {"forgotten": true, "entries": <how many>, "boards": <friends' boards left>}: forget me. Every entry the
+//   player id posted (while entries keep it: docs/scores.md) goes from every board with its replay and name, and
+//   the player leaves every friends' board; the CDN's copies of those boards and replays are purged.
 // GET /api/scores/replay?date=YYYY-MM-DD&entry=<entry number>
 //   200 {"date", "entry", "name", "score", "won", "duration_ms", "replay": <the record>}, cached long (an entry
 //   never changes); 404 not_found: no such entry; 410 replay_gone: kept no more (store.mjs REPLAY_DAYS).
@@ -24,7 +32,8 @@ import { json } from "./answer.mjs";
 import { engineLoader } from "./engine.mjs";
 import { nameKey } from "./lookalike.mjs";
 import { checkPlayer, playerHash } from "./player.mjs";
-import { ClaimTaken, REPLAY_DAYS, ScoreStore } from "./store.mjs";
+import { cdnPurger } from "./purge.mjs";
+import { ClaimTaken, REPLAY_DAYS, ScoreStore, TOP } from "./store.mjs";
 import {
   canonicalJson,
   checkContentType,
@@ -41,15 +50,24 @@ import { factsOf } from "./verdict.mjs";
 
 export const API_PATH = "/api/scores";
 export const REPLAY_PATH = "/api/scores/replay";
-const GET_CACHE = "public, max-age=5, s-maxage=5";
-/** An entry and its replay never change: a day in browsers, a year at the CDN. */
-const REPLAY_CACHE = "public, max-age=86400, s-maxage=31536000, immutable";
+export const RANK_PATH = "/api/scores/rank";
+export const PLAYER_PATH = "/api/scores/player";
+/** A forget-me body is one player id: 1 KiB is plenty. */
+const FORGET_MAX_BYTES = 1024;
+/** A board: browsers ask again each time; Netlify's CDN keeps one copy for all (docs/scores.md, "Reads at scale"). */
+const BOARD_CACHE = "public, max-age=0, must-revalidate";
+export const BOARD_CDN_CACHE = "public, durable, s-maxage=10, stale-while-revalidate=50";
+const PRIVATE_CACHE = "private, no-store";
+/** A player's own row, found: that browser may show it again for 30 s (a rank moves slowly); no CDN keeps it. */
+export const RANK_CACHE = "private, max-age=30";
+/** The CDN's tag of a day's board: purged when its top rows change (purge.mjs). */
+export const boardTag = (date) => `board-${date}`;
+/** The CDN's tag of an entry's replay: purged when its player forgets it. */
+export const replayTag = (date, entry) => `replay-${date}-${entry}`;
 const ENTRY_PATTERN = /^[1-9][0-9]{0,15}$/;
 const DAY_MS = 86_400_000;
 const POST_CACHE = "no-store";
 const RETRY_AFTER_S = "2";
-/** How often one instance deletes replays past their keeping (store.mjs REPLAY_DAYS). */
-const PRUNE_EVERY_MS = 3_600_000;
 
 function errorResponse(status, code, message, extraHeaders) {
   return json(status, { error: code, message }, "no-store", extraHeaders);
@@ -87,18 +105,24 @@ const CLAIM_REFUSALS = {
   name: [409, "name_taken", "That name, or one that looks just like it, is already on today's board: pick another."],
 };
 
+/** Seconds until `date`'s replays are kept no more (REPLAY_DAYS after the day): no cached copy outlives that. */
+export function replayKeptSeconds(date, nowMs) {
+  return Math.max(0, Math.floor((Date.parse(`${date}T00:00:00Z`) + (REPLAY_DAYS + 1) * DAY_MS - nowMs) / 1000));
+}
+
 /**
  * A scores handler. `database`: a function returning the db (a pg Pool or PGlite with the migrations applied);
- * Netlify Database's pool when absent. `getEngine`: a promise-returning engine loader. `now`: the clock.
+ * Netlify Database when absent. `getEngine`: a promise-returning engine loader. `now`: the clock. `purge`: purges
+ * CDN tags (purge.mjs; tests pass a recorder).
  */
 export function createScoresHandler({
   database = netlifyDatabase("scores"),
   getEngine = sharedEngine,
   now = Date.now,
+  purge = cdnPurger(),
 } = {}) {
   let store = null;
   let friends = null;
-  let lastPrune = Number.NEGATIVE_INFINITY;
   const storeNow = () => {
     store ??= new ScoreStore(database());
     return store;
@@ -113,15 +137,6 @@ export function createScoresHandler({
       throw new Rejection(409, "id_conflict", "This submission id was already used for a different game.");
     }
     return json(200, answerOf(stored, await storeNow().standing(stored.date, stored.id), true), POST_CACHE);
-  }
-
-  /** Deletes old replays at most once an hour per instance; a failure only waits for the next hour. */
-  async function pruneNow(receivedAt) {
-    if (receivedAt - lastPrune < PRUNE_EVERY_MS) return;
-    lastPrune = receivedAt;
-    await storeNow()
-      .pruneReplays(new Date(receivedAt).toISOString().slice(0, 10))
-      .catch((error) => console.error(`scores: pruning replays failed: ${error.message}`));
   }
 
   async function post(request, receivedAt) {
@@ -156,21 +171,51 @@ export function createScoresHandler({
     }
     if (!outcome.created) return repeatAnswer(outcome.existing, submission, replaySha);
     const answer = answerOf(record, await store.standing(record.date, record.id), false);
+    // A new row in the top rows: everyone's cached copy of the board goes now, not in BOARD_CDN_CACHE's seconds.
+    if (answer.rank <= TOP) await purge([boardTag(record.date)]);
     // The entry is stored: its friends' boards count as used, or wait for the next post if this fails.
     if (player) {
       await friendsNow()
         .touchBoardsOf(player, receivedAt)
         .catch((error) => console.error(`scores: marking friends' boards used failed: ${error.message}`));
     }
-    await pruneNow(receivedAt);
     return json(201, answer, POST_CACHE);
   }
 
   async function get(request) {
     const url = new URL(request.url);
     const date = checkDate(url.searchParams.get("date"), now());
-    const id = url.searchParams.has("id") ? checkId(url.searchParams.get("id")) : null;
-    return json(200, await storeNow().view(date, id), GET_CACHE);
+    if (url.searchParams.has("id")) {
+      return json(200, await storeNow().view(date, checkId(url.searchParams.get("id"))), PRIVATE_CACHE);
+    }
+    return json(200, await storeNow().view(date), BOARD_CACHE, {
+      "netlify-cdn-cache-control": BOARD_CDN_CACHE,
+      "netlify-cache-tag": boardTag(date),
+    });
+  }
+
+  async function rank(request) {
+    const url = new URL(request.url);
+    const date = checkDate(url.searchParams.get("date"), now());
+    const id = checkId(url.searchParams.get("id"));
+    const mine = await storeNow().yours(date, id);
+    // Not there (yet): its post may be on its way, so the browser must ask again, not keep the "not there".
+    return json(200, mine, mine.you ? RANK_CACHE : PRIVATE_CACHE);
+  }
+
+  async function forget(request) {
+    checkContentType(request);
+    const body = parseJson(await readBody(request, FORGET_MAX_BYTES));
+    if (typeof body !== "object" || body === null || Array.isArray(body) || !Object.hasOwn(body, "player")) {
+      throw new Rejection(400, "invalid_body", 'The body must be a JSON object {"player": "<player id>"}.');
+    }
+    const extra = Object.keys(body).filter((field) => field !== "player");
+    if (extra.length) throw new Rejection(400, "unknown_field", `Unknown field: ${extra.slice(0, 5).join(", ")}.`);
+    const gone = await storeNow().forget(playerHash(checkPlayer(body.player)));
+    const dates = [...new Set(gone.entries.map(({ date }) => date))];
+    const tags = [...dates.map(boardTag), ...gone.entries.map(({ date, entry }) => replayTag(date, entry))];
+    if (tags.length) await purge(tags);
+    return json(200, { forgotten: true, entries: gone.entries.length, boards: gone.boards });
   }
 
   async function replay(request, nowMs) {
@@ -182,18 +227,22 @@ export function createScoresHandler({
     const entry = Number(entryText);
     const found = await storeNow().entryReplay(date, entry);
     if (!found) throw new Rejection(404, "not_found", "No entry of that day has this number.");
-    // Past its keeping the replay is gone, whether the hourly prune has deleted it yet or not.
+    // Past its keeping the replay is gone, whether the hourly chores (../prune/) have deleted it yet or not.
     if (found.replay_json === null || date < utcDay(nowMs - REPLAY_DAYS * DAY_MS)) {
       throw new Rejection(410, "replay_gone", `Replays are kept ${REPLAY_DAYS} days after their game's day.`);
     }
     const { replay_json, ...facts } = found;
     // The stored canonical JSON goes out as it is: at most what a submission's body could hold.
     const head = JSON.stringify({ date, entry, ...facts });
+    // An entry's replay never changes, but is kept only so long: no browser or CDN copy outlives that.
+    const kept = replayKeptSeconds(date, nowMs);
     return new Response(`${head.slice(0, -1)},"replay":${replay_json}}`, {
       status: 200,
       headers: {
         "content-type": "application/json; charset=utf-8",
-        "cache-control": REPLAY_CACHE,
+        "cache-control": `public, max-age=${Math.min(kept, 86_400)}`,
+        "netlify-cdn-cache-control": `public, durable, s-maxage=${kept}`,
+        "netlify-cache-tag": replayTag(date, entry),
         "x-content-type-options": "nosniff",
       },
     });
@@ -203,6 +252,14 @@ export function createScoresHandler({
     const receivedAt = now();
     try {
       const pathname = new URL(request.url).pathname.replace(/\/+$/, "");
+      if (pathname === PLAYER_PATH) {
+        if (request.method === "DELETE") return await forget(request);
+        return errorResponse(405, "method_not_allowed", "Use DELETE.", { allow: "DELETE" });
+      }
+      if (pathname === RANK_PATH) {
+        if (request.method === "GET") return await rank(request);
+        return errorResponse(405, "method_not_allowed", "Use GET.", { allow: "GET" });
+      }
       if (pathname === REPLAY_PATH) {
         if (request.method === "GET") return await replay(request, receivedAt);
         return errorResponse(405, "method_not_allowed", "Use GET.", { allow: "GET" });

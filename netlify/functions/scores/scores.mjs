@@ -1,6 +1,7 @@
 // The posting function: POST /api/scores (handler.mjs), under its own rate limit. Netlify's bundler reads this
 // config as literal code, so every value in it is written out here (tests/build/test_netlify_build.py checks the
 // manifest's trafficRules).
+import { answeredBy } from "./answer.mjs";
 import { createScoresHandler } from "./handler.mjs";
 
 /**
@@ -15,4 +16,4 @@ export const config = {
 
 const handler = createScoresHandler();
 
-export default async (request) => handler(request);
+export default async (request) => answeredBy("scores", await handler(request));

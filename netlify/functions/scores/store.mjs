@@ -7,7 +7,7 @@ import { deflateRawSync, inflateRawSync } from "node:zlib";
 
 /** Rows a board view lists. */
 export const TOP = 50;
-/** Days a replay is kept after its game's day; the entry itself stays. */
+/** Days a replay is kept after its game's day (the hourly chores delete it: ../prune/chores.mjs). */
 export const REPLAY_DAYS = 30;
 /** Width of the score bins of a day's distribution; scores from DISTRIBUTION_BINS × BIN_WIDTH on share the last bin. */
 export const BIN_WIDTH = 50;
@@ -83,6 +83,37 @@ const VIEW = `SELECT ${TOTAL_OF_DAY} AS total,
                                        e.wrong_slaps, e.id, ${WINNERS_OF_E} AS winners, ${WINNERS_BELOW_E} AS winners_below
                                 FROM entries e WHERE e.day = $1::date AND e.id = $2) y) AS you,
   ${DISTRIBUTION} AS distribution`;
+
+// The caller's own row (GET /api/scores/rank): what VIEW's "you" holds, and the day's total, nothing else.
+const YOURS = `SELECT ${TOTAL_OF_DAY} AS total,
+  (SELECT row_to_json(y) FROM (SELECT ${RANK_OF_E} AS rank, e.seq::text AS entry, e.name, e.score, e.won, e.duration_ms,
+                                       e.wrong_slaps, e.id, ${WINNERS_OF_E} AS winners, ${WINNERS_BELOW_E} AS winners_below
+                                FROM entries e WHERE e.day = $1::date AND e.id = $2) y) AS you`;
+
+// Forget me: a player's entries (their replays go with them) and their buckets' counts, and the player's places on
+// friends' boards, in one statement; answers what went, for the CDN's purge. A board left with no member is
+// deleted by FORGET_EMPTY_BOARDS.
+const FORGET = `WITH gone AS (
+  DELETE FROM entries WHERE player_sha256 = $1 RETURNING day, won, score, seq
+), counts AS (
+  SELECT day, won, score, count(*)::int AS n FROM gone GROUP BY day, won, score
+), lowered AS (
+  UPDATE buckets b SET entries = b.entries - c.n FROM counts c
+  WHERE b.day = c.day AND b.won = c.won AND b.score = c.score AND b.entries > c.n
+), emptied AS (
+  DELETE FROM buckets b USING counts c
+  WHERE b.day = c.day AND b.won = c.won AND b.score = c.score AND b.entries <= c.n
+), left_boards AS (
+  DELETE FROM friend_members WHERE player_sha256 = $1 RETURNING code
+), recounted AS (
+  UPDATE friend_boards f SET members = f.members - l.n
+  FROM (SELECT code, count(*)::int AS n FROM left_boards GROUP BY code) l WHERE f.code = l.code
+  RETURNING f.code, f.members
+)
+SELECT (SELECT coalesce(json_agg(json_build_object('date', day::text, 'entry', seq::text)), '[]'::json) FROM gone) AS entries,
+       (SELECT coalesce(json_agg(code), '[]'::json) FROM recounted WHERE members = 0) AS emptied_boards,
+       (SELECT count(*)::int FROM recounted) AS boards`;
+const FORGET_EMPTY_BOARDS = "DELETE FROM friend_boards WHERE code = ANY($1::text[]) AND members = 0";
 
 // An entry by its public number, with its replay while kept (deflated is null once pruned).
 const ENTRY_REPLAY = `SELECT e.name, e.score, e.won, e.duration_ms, r.deflated FROM entries e
@@ -178,6 +209,25 @@ export class ScoreStore {
     };
   }
 
+  /** The caller's row of `date` from one small read: { date, total, you: the row with its rank, or null }. */
+  async yours(date, callerId) {
+    const { rows } = await this.#db.query(YOURS, [date, callerId]);
+    const { total, you } = rows[0];
+    return { date, total, you: you ? { ...you, entry: Number(you.entry), you: true } : null };
+  }
+
+  /**
+   * Forget me: deletes every entry of `player` (its 32-byte hash) with its replay, and takes the player off every
+   * friends' board (deleting the boards it leaves empty). Resolves to { entries: [{ date, entry }], boards: how
+   * many boards it left }.
+   */
+  async forget(player) {
+    const { rows } = await this.#db.query(FORGET, [player]);
+    const { entries, emptied_boards, boards } = rows[0];
+    if (emptied_boards.length) await this.#db.query(FORGET_EMPTY_BOARDS, [emptied_boards]);
+    return { entries: entries.map(({ date, entry }) => ({ date, entry: Number(entry) })), boards };
+  }
+
   /**
    * Entry number `entry` of `date` with its replay: { name, score, won, duration_ms, replay_json: the canonical
    * JSON text, or null once pruned }, or null when there is no such entry.
@@ -193,14 +243,5 @@ export class ScoreStore {
   async replay(date, id) {
     const { rows } = await this.#db.query("SELECT deflated FROM replays WHERE day = $1::date AND id = $2", [date, id]);
     return rows[0] ? inflateReplay(rows[0].deflated) : null;
-  }
-
-  /** Deletes the replays of days before `date` less REPLAY_DAYS; resolves to how many went. */
-  async pruneReplays(today) {
-    const { rows } = await this.#db.query(
-      "WITH gone AS (DELETE FROM replays WHERE day < $1::date - $2::int RETURNING 1) SELECT count(*)::int AS n FROM gone",
-      [today, REPLAY_DAYS],
-    );
-    return rows[0].n;
   }
 }

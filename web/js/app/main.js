@@ -68,7 +68,7 @@ async function boot() {
   const confirm = createConfirm({ dialog: $("confirm-dialog"), onToggle: dialogToggled });
   events.on("language", help.relabel);
   const result = createResultPanel({ events });
-  createLeaderboard({ panel: $("leaderboard"), storage, events }).start();
+  createLeaderboard({ panel: $("leaderboard"), storage, events, ask: confirm.ask }).start();
   createFriends({ panel: $("friends"), storage, events, shareText: share, base: pageAddress() }).start();
   startOffline({ events, banner: createUpdateBanner({ element: $("update-banner"), events }) });
 

@@ -12,8 +12,9 @@ export const PANELS = Object.freeze(["loading", "menu", "result", null]);
  * - language: {language}, once a new language's texts are on the page;
  * - game-finished: {view, replay, scored, date}, once per game, when the engine says it is over;
  * - leaderboard-changed: {reason}, when scores were settled elsewhere (the service worker sent the outbox).
+ * - player-forgotten: {forgotten, entries, boards}, when the server forgot this device (forget me).
  */
-export const EVENTS = Object.freeze(["state", "language", "game-finished", "leaderboard-changed"]);
+export const EVENTS = Object.freeze(["state", "language", "game-finished", "leaderboard-changed", "player-forgotten"]);
 
 function checkEvent(name) {
   if (!EVENTS.includes(name)) throw new TypeError(`unknown app event ${JSON.stringify(name)}`);

@@ -193,6 +193,17 @@ export function createStorage(backend = sharedBackend()) {
     writeJson(backend, KEY_FRIENDS, list);
   }
 
+  /** Forget me, on this device: its player id, its daily score records, the boards it kept and its friends' boards. */
+  function forgetPlayer() {
+    for (const key of [KEY_PLAYER, KEY_SCORES, KEY_BOARDS, KEY_FRIENDS]) {
+      try {
+        backend.removeItem(key);
+      } catch {
+        // Storage refused (private mode): nothing was kept there either.
+      }
+    }
+  }
+
   const snapshotSeen = () => readText(backend, KEY_SNAPSHOT_SEEN);
   const snapshotFileSeen = () => readText(backend, KEY_SNAPSHOT_FILE);
   const rememberSnapshotFile = (file) => writeText(backend, KEY_SNAPSHOT_FILE, file);
@@ -221,6 +232,7 @@ export function createStorage(backend = sharedBackend()) {
     keepBoard,
     forcedLoadPath,
     playerId,
+    forgetPlayer,
     friendsBoards,
     saveFriendsBoards,
     snapshotSeen,

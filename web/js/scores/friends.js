@@ -291,6 +291,11 @@ export function createFriends({ panel, storage, events, shareText, base }) {
       render();
     });
     events.on("leaderboard-changed", loadBoard);
+    // Forget me took this device off every friends' board: its list is gone with it.
+    events.on("player-forgotten", () => {
+      selected = null;
+      render();
+    });
     events.on("state", ({ panel: shownPanel, previous }) => {
       if (shownPanel === "menu" && previous?.panel !== "menu") loadBoard(); // back in the menu: fresh ranks
     });

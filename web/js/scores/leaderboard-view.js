@@ -13,10 +13,11 @@ function durationAttribute(ms) {
 }
 
 /**
- * Builds the panel's content once. handlers: onSubmit(nameText), onNameInput(nameText), onSelectDay(index).
+ * Builds the panel's content once. handlers: onSubmit(nameText), onNameInput(nameText), onSelectDay(index),
+ * onForget() (the "forget me" button).
  * Returns the drawing functions; nothing here decides anything.
  */
-export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDay }) {
+export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDay, onForget }) {
   const ids = { title: "lb-title", name: "lb-name", help: "lb-name-help", error: "lb-name-error", board: "lb-board" };
 
   const title = element("h3", { id: ids.title });
@@ -84,9 +85,13 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
     [table, empty],
   );
 
-  panel.setAttribute("aria-labelledby", ids.title);
-  panel.append(title, nameGroup, status, chart, tablist, board);
+  // Forget me: this device's entries and name off every board (the page asks first).
+  const forget = element("button", { type: "button", className: "lb-forget", testid: "forget-me" });
 
+  panel.setAttribute("aria-labelledby", ids.title);
+  panel.append(title, nameGroup, status, chart, tablist, board, forget);
+
+  forget.addEventListener("click", () => onForget());
   submit.addEventListener("click", () => onSubmit(nameInput.value));
   nameInput.addEventListener("keydown", (event) => {
     if (event.key !== "Enter") return;
@@ -112,6 +117,7 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
     title.textContent = t("leaderboard.title");
     label.textContent = t("leaderboard.nameLabel");
     help.textContent = t("leaderboard.nameHint");
+    forget.textContent = t("leaderboard.forget");
     tablist.setAttribute("aria-label", t("leaderboard.days"));
     drawTabs();
     headRow.replaceChildren(
@@ -149,6 +155,10 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
     submit.textContent = t(mode === "send" ? "leaderboard.send" : "leaderboard.saveName");
     submit.dataset.mode = mode;
     submit.disabled = busy;
+  }
+
+  function setForgetBusy(busy) {
+    forget.disabled = busy;
   }
 
   function setStatus(text, state = "") {
@@ -275,6 +285,7 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
     setNameError,
     setSubmit,
     setStatus,
+    setForgetBusy,
     selectTab,
     drawTabs,
     drawBoard,

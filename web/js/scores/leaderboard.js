@@ -9,7 +9,7 @@ import { answerFor, ENDPOINT, enqueue, flush, pending, SYNC_TAG } from "../../co
 import { retryDelay } from "../../common/retry-policy.js";
 import { previousDay, todayUtc } from "../base/deals.js";
 import { formatDate, t } from "../base/i18n.js";
-import { fetchBoard } from "./board-api.js";
+import { fetchDailyBoard } from "./board-api.js";
 import { linkRequest } from "./friends-state.js";
 import { createLeaderboardView } from "./leaderboard-view.js";
 import { awaitsName, draftRecord, recordAfter, statusOf, submissionOf } from "./records.js";
@@ -40,11 +40,15 @@ async function requestBackgroundSync() {
   }
 }
 
+/** Forget me's route (netlify/functions/scores/handler.mjs): DELETE with the device's player id. */
+export const FORGET_ENDPOINT = `${ENDPOINT}/player`;
+
 /**
  * panel: the menu's #leaderboard element; storage: the page's storage; events: the app's emitter (the panel
- * follows the menu and the result, hears the language, finished dailies and scores settled elsewhere).
+ * follows the menu and the result, hears the language, finished dailies and scores settled elsewhere); ask: the
+ * page's confirmation ({title, text, stay, leave}) → Promise<boolean> (true: go ahead).
  */
-export function createLeaderboard({ panel, storage, events }) {
+export function createLeaderboard({ panel, storage, events, ask }) {
   const home = { parent: panel.parentElement, next: panel.nextSibling };
   let day = 0; // 0: today, 1: yesterday
   let shown = { date: null, board: null, offline: false, failed: false, seenAt: null };
@@ -56,7 +60,12 @@ export function createLeaderboard({ panel, storage, events }) {
   let retryIndex = 0;
   let retryTimer = null;
 
-  const view = createLeaderboardView(panel, { onSubmit: submit, onNameInput: checkTyping, onSelectDay: selectDay });
+  const view = createLeaderboardView(panel, {
+    onSubmit: submit,
+    onNameInput: checkTyping,
+    onSelectDay: selectDay,
+    onForget: forgetMe,
+  });
 
   const dates = () => {
     const today = todayUtc();
@@ -165,9 +174,7 @@ export function createLeaderboard({ panel, storage, events }) {
     const date = dates()[day];
     asking = date;
     const rec = recordFor(date);
-    const params = new URLSearchParams({ date });
-    if (rec && rec.state !== "draft") params.set("id", rec.id);
-    const answer = await fetchBoard(`${ENDPOINT}?${params}`);
+    const answer = await fetchDailyBoard(ENDPOINT, date, rec && rec.state !== "draft" ? rec.id : null);
     let seenAt = Date.now();
     let { board } = answer;
     if (answer.offline || answer.failed) {
@@ -194,6 +201,44 @@ export function createLeaderboard({ panel, storage, events }) {
     notice = null;
     render();
     loadBoard();
+  }
+
+  // ---- Forget me: the server removes this device's entries and name from every board; the device forgets too
+
+  async function forgetMe() {
+    const sure = await ask({
+      title: t("forget.title"),
+      text: t("forget.text"),
+      stay: t("forget.keep"),
+      leave: t("forget.confirm"),
+    });
+    if (!sure) return;
+    view.setForgetBusy(true);
+    let answer = null;
+    try {
+      const response = await fetch(FORGET_ENDPOINT, {
+        method: "DELETE",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ player: storage.playerId() }),
+        cache: "no-store",
+      });
+      if (response.ok) answer = await response.json();
+    } catch {
+      // No network: nothing was forgotten, and the player is told so.
+    }
+    view.setForgetBusy(false);
+    if (!answer?.forgotten) {
+      notice = t("forget.failed");
+      render();
+      return;
+    }
+    storage.forgetPlayer();
+    shown = { date: null, board: null, offline: false, failed: false, seenAt: null };
+    notice = t("forget.done", { count: answer.entries });
+    panel.dataset.forgotten = "true";
+    events.emit("player-forgotten", answer);
+    render();
+    await loadBoard();
   }
 
   // ---- Drawing

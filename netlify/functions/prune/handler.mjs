@@ -1,0 +1,25 @@
+// The scheduled chores' handler (prune.mjs): runs the retention chores (chores.mjs) within the time a scheduled
+// function has, logs what went, and answers it (Netlify ignores a scheduled function's answer; tests read it).
+import { netlifyDatabase } from "../../database/pool.mjs";
+import { runChores } from "./chores.mjs";
+
+/** Netlify gives a scheduled function 30 s; the chores stop starting batches after this, the rest waits an hour. */
+export const BUDGET_MS = 20_000;
+
+/** A chores handler. `database`: a function returning the db (Netlify Database when absent); `now`: the clock. */
+export function createPruneHandler({ database = netlifyDatabase("prune"), now = Date.now, budgetMs = BUDGET_MS } = {}) {
+  return async function prune(_request) {
+    const started = now();
+    try {
+      const done = await runChores(database(), started, { budgetMs });
+      console.log(`prune: ${JSON.stringify(done)}`);
+      return new Response(JSON.stringify(done), { status: 200, headers: { "content-type": "application/json" } });
+    } catch (error) {
+      console.error("prune: the chores failed (the next hour tries again):", error?.stack ?? error);
+      return new Response(JSON.stringify({ error: "chores_failed", message: String(error?.message ?? error) }), {
+        status: 500,
+        headers: { "content-type": "application/json" },
+      });
+    }
+  };
+}
