@@ -36,6 +36,7 @@ from ewar.replay import Replay
 from ewar.watch import watch
 
 ROOT = Path(__file__).resolve().parents[2]
+SMALL = {"width": 360, "height": 640}
 SIZES = [PHONE, DESKTOP]
 SHOTS = ROOT / "test-results" / "watch"
 WATCHING = "document.body.dataset.state === 'watching'"
@@ -208,6 +209,50 @@ def test_watch_your_own_game_to_its_end(shared_page) -> None:
     assert page.evaluate(KEPT) == kept, "watching saved something"
 
 
+# What the table says while a game is watched: the turn line, whether your-turn's prompt is lit, the South seat's
+# name and the announcer's words so far.
+TABLE_WORDS = """() => ({
+  turn: document.querySelector('[data-testid=turn]').textContent,
+  prompt: document.querySelector('[data-testid=pack-south]').classList.contains('is-your-turn'),
+  hint: getComputedStyle(document.querySelector('[data-testid=flip-hint]')).visibility,
+  south: document.querySelector('[data-testid=pack-south] .seat-name').textContent,
+  packLabel: document.querySelector('#your-pack').getAttribute('aria-label'),
+  said: window.ewar.announcements().map((line) => line[1]),
+})"""
+
+
+def result_title(words: dict, result: dict, name: str) -> str:
+    """The watched player's result in the third person, as the catalog words it."""
+    if result["reason"] == "time_limit":
+        key = "result.time_limitWonThem" if result["won"] else "result.time_limit"
+    elif result["won"]:
+        key = "result.wonThem"
+    elif result["reason"] in ("eliminated", "resigned"):
+        key = f"result.{result['reason']}Them"
+    else:
+        return words["result.cpu_won"].replace("{winner}", words[f"seat.{result['winner']}"])
+    return words[key].replace("{name}", name)
+
+
+def assert_third_person(page, words: dict, name: str, where) -> None:
+    """Another player's game: South is their name; no "your turn", no flip prompt, no hint."""
+    told = page.evaluate(TABLE_WORDS)
+    assert told["south"] == name, (where, told)
+    assert not told["prompt"] and told["hint"] == "hidden", (where, told)
+    for key in ("turn.you", "turn.youPay", "turn.collectingYou"):
+        assert told["turn"] != words[key], (where, told)
+    assert words["table.flipHint"] not in told["packLabel"], (where, told)
+    assert words["say.yourTurn"] not in told["said"], (where, told)
+
+
+def your_turns(record_json: str, count: int = 3) -> list[int]:
+    """The first moments (every 250 ms) at which the record's South is to flip or to pay."""
+    probe = watch(record_json)
+    found = [m for m in range(0, probe.duration_ms, 250) if probe.seek(m)["view"]["your_turn"]]
+    assert found, "South never to play"
+    return found[:count]
+
+
 def board_game(seed: int = 11) -> tuple[str, dict]:
     game = play(Game(seed), HumanLikePlayer(560, seed))
     return Replay.of(game).to_json(), game.outcome
@@ -277,7 +322,10 @@ def test_watch_a_board_entry_in_every_language_and_size(new_context, lang: str) 
     freeze_time(page, installed=True)
     kept = page.evaluate(KEPT)
     words = catalog(lang)
-    for size in SIZES:
+    name = "Amal <b>"
+    final = watch(record_json).seek(engine.duration_ms)["view"]
+    south_turns = your_turns(record_json)
+    for size in [*SIZES, SMALL]:
         width = size["width"]
         where = (lang, width)
         page.set_viewport_size(size)
@@ -299,21 +347,27 @@ def test_watch_a_board_entry_in_every_language_and_size(new_context, lang: str) 
         )
         slaps = [m for m in engine.marks if m["type"] == "slap_won"]
         assert len(labels) == len(slaps) > 0, where
+        assert any(mark["seat"] == "south" for mark in slaps)
         for mark, label in zip(slaps, labels, strict=True):
-            assert words[f"seat.{mark['seat']}"] in label, (where, label)
+            # Amal's slaps are hers, by name: never "You took the pile".
+            seat = name if mark["seat"] == "south" else words[f"seat.{mark['seat']}"]
+            assert label.startswith(seat), (where, label)
             assert words[f"pattern.{mark['pattern']}"] in label, (where, label)
         page.click("[data-testid=watch-play]")
+        # Every moment South is to flip or to pay: told as hers, with no prompt to act.
+        for moment in south_turns:
+            seek_to(page, moment)
+            assert_third_person(page, words, name, (*where, moment))
         moment = engine.duration_ms // 3
         seek_to(page, moment)
+        assert_third_person(page, words, name, where)
         if lang == "en":
             assert page.evaluate(DRAWN) == drawn_of(watch(record_json).seek(moment)["view"])
         page.screenshot(path=str(SHOTS / f"{lang}-{width}-watch.png"))
         seek_to(page, engine.duration_ms)
         title = page.inner_text("[data-testid=watch-title]")
-        assert title != words["watch.headingBoard"].replace("{name}", "Amal <b>"), (
-            where,
-            "no result at the end",
-        )
+        assert result_title(words, final["result"], name) in title, (where, title)
+        assert title.count(name) == 2, (where, title)  # her game, and her result
         assert_bar_fits(page, (*where, "end"))
         page.click("[data-testid=watch-close]")
         run_until(page, "document.body.dataset.state === 'ready'")
