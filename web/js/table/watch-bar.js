@@ -110,7 +110,7 @@ export function createWatchBar({ root, onPlay, onPause, onSpeed, onSeek, onClose
       title.textContent = t("watch.result", {
         title: heading,
         result: resultTitle(result),
-        score: formatNumber(result.score),
+        count: result.score,
       });
       drawPlaying(false);
     },
