@@ -120,6 +120,23 @@ def assert_bar_fits(page, where) -> None:
     )
 
 
+def assert_table_apart(page, where) -> None:
+    """The pile (its top card too), its counts and the turn line stay apart, above the bar (360x640 too)."""
+    table = {
+        "pile": box(page, "[data-testid=pile]"),
+        "counts": box(page, ".pile-info"),
+        "turn": box(page, "[data-testid=turn]"),
+        "bar": box(page, "[data-testid=watch-bar]"),
+    }
+    assert page.locator("#pile-cards .card").count(), (where, "no card on the pile to check")
+    table["top card"] = box(page, "#pile-cards .card:last-child")
+    names = list(table)
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            if {a, b} != {"pile", "top card"}:
+                assert not overlaps(table[a], table[b]), (where, a, b, table)
+
+
 def test_watch_your_own_game_to_its_end(shared_page) -> None:
     page = shared_page
     page.set_viewport_size(PHONE)
@@ -363,6 +380,7 @@ def test_watch_a_board_entry_in_every_language_and_size(new_context, lang: str) 
         assert_third_person(page, words, name, where)
         if lang == "en":
             assert page.evaluate(DRAWN) == drawn_of(watch(record_json).seek(moment)["view"])
+        assert_table_apart(page, where)
         page.screenshot(path=str(SHOTS / f"{lang}-{width}-watch.png"))
         seek_to(page, engine.duration_ms)
         title = page.inner_text("[data-testid=watch-title]")
