@@ -137,6 +137,47 @@ def assert_table_apart(page, where) -> None:
                 assert not overlaps(table[a], table[b]), (where, a, b, table)
 
 
+def assert_timeline_keys(page, engine, lang: str, where) -> None:
+    """The timeline moves by the game's events: arrows to the previous or next one, Page keys by 10 s, Home and
+    End to the ends; the marks are one Tab stop of 24x24 buttons, the arrows move along them, Enter jumps."""
+    forward, back = ("ArrowLeft", "ArrowRight") if lang == "ur" else ("ArrowRight", "ArrowLeft")
+    times = sorted({mark["t"] for mark in engine.marks if mark["t"] > 0})
+
+    def press(key: str) -> int:
+        page.keyboard.press(key)
+        advance(page, FRAME_MS)
+        return page.evaluate(MOMENT)
+
+    seek_to(page, 0)
+    page.focus("[data-testid=watch-timeline]")
+    assert press(forward) == times[0], where
+    assert press(forward) == times[1], where
+    assert press(back) == times[0], where
+    assert press("PageUp") == min(times[0] + 10_000, engine.duration_ms), where
+    assert press("PageDown") == times[0], where
+    assert press("End") == engine.duration_ms, where
+    assert press("Home") == 0, where
+
+    shown = [m for m in engine.marks if m["type"] in ("slap_won", "wrong_slap")]
+    sizes = page.eval_on_selector_all(
+        "[data-testid=watch-mark]",
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })",
+    )
+    assert len(sizes) == len(shown) and all(w >= 24 and h >= 24 for w, h in sizes), (
+        where,
+        sizes[:3],
+    )
+    page.keyboard.press("Tab")
+    focused = page.evaluate("document.activeElement.dataset.testid")
+    assert focused == "watch-mark", (where, focused)
+    page.keyboard.press(forward)
+    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert label and label == page.evaluate("document.activeElement.title"), where
+    page.keyboard.press("Enter")
+    advance(page, FRAME_MS)
+    assert page.evaluate(MOMENT) == shown[1]["t"], where
+
+
 def test_watch_your_own_game_to_its_end(shared_page) -> None:
     page = shared_page
     page.set_viewport_size(PHONE)
@@ -372,6 +413,7 @@ def test_watch_a_board_entry_in_every_language_and_size(new_context, lang: str) 
             assert words[f"pattern.{mark['pattern']}"] in label, (where, label)
         page.click("[data-testid=watch-play]")
         # Every moment South is to flip or to pay: told as hers, with no prompt to act.
+        assert_timeline_keys(page, engine, lang, where)
         for moment in south_turns:
             seek_to(page, moment)
             assert_third_person(page, words, name, (*where, moment))
