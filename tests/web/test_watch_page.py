@@ -207,6 +207,20 @@ def test_watch_your_own_game_to_its_end(shared_page) -> None:
     assert page.is_hidden("[data-testid=result]") and page.is_hidden("[data-testid=slap]")
     assert_bar_fits(page, "own game, phone")
 
+    # Your own game still says "you", with no prompt to act while it is watched.
+    page.click("[data-testid=watch-play]")  # paused
+    words = catalog("en")
+    for moment in your_turns(record):
+        seek_to(page, moment)
+        told = page.evaluate(TABLE_WORDS)
+        assert told["south"] == words["seat.south"], told
+        assert told["turn"] in (words["say.yourTurn"], words["say.youPay"].split(",")[0]) or told[
+            "turn"
+        ].startswith(words["say.youPay"].split(",")[0]), told
+        assert not told["prompt"] and told["hint"] == "hidden", told
+    seek_to(page, 0)
+    page.click("[data-testid=watch-play]")  # playing again, from the start
+
     # The marks: each slap taken, with who took it and the reaction; each wrong slap with its reason.
     labels = page.eval_on_selector_all(
         "[data-testid=watch-mark]",
@@ -279,6 +293,11 @@ TABLE_WORDS = """() => ({
 })"""
 
 
+def plain(text: str) -> str:
+    """Text without the isolates that set a player's name apart (U+2068, U+2069)."""
+    return text.replace("\u2068", "").replace("\u2069", "")
+
+
 def result_title(words: dict, result: dict, name: str) -> str:
     """The watched player's result in the third person, as the catalog words it."""
     if result["reason"] == "time_limit":
@@ -295,7 +314,10 @@ def result_title(words: dict, result: dict, name: str) -> str:
 def assert_third_person(page, words: dict, name: str, where) -> None:
     """Another player's game: South is their name; no "your turn", no flip prompt, no hint."""
     told = page.evaluate(TABLE_WORDS)
-    assert told["south"] == name, (where, told)
+    assert plain(told["south"]) == name and told["south"] != name, (
+        where,
+        told,
+    )  # set apart for bidi
     assert not told["prompt"] and told["hint"] == "hidden", (where, told)
     for key in ("turn.you", "turn.youPay", "turn.collectingYou"):
         assert told["turn"] != words[key], (where, told)
@@ -396,9 +418,9 @@ def test_watch_a_board_entry_in_every_language_and_size(new_context, lang: str) 
         watch_button.click()
         run_until(page, WATCHING)
         assert "entry=7" in asked[-1] and re.search(r"date=\d{4}-\d\d-\d\d", asked[-1]), asked
-        assert page.inner_text("[data-testid=watch-title]") == words["watch.headingBoard"].replace(
-            "{name}", "Amal <b>"
-        )
+        assert plain(page.inner_text("[data-testid=watch-title]")) == words[
+            "watch.headingBoard"
+        ].replace("{name}", "Amal <b>")
         assert_bar_fits(page, where)
         labels = page.eval_on_selector_all(
             "[data-testid=watch-mark][data-type=slap_won]", "(els) => els.map((e) => e.title)"
@@ -409,7 +431,7 @@ def test_watch_a_board_entry_in_every_language_and_size(new_context, lang: str) 
         for mark, label in zip(slaps, labels, strict=True):
             # Amal's slaps are hers, by name: never "You took the pile".
             seat = name if mark["seat"] == "south" else words[f"seat.{mark['seat']}"]
-            assert label.startswith(seat), (where, label)
+            assert plain(label).startswith(seat), (where, label)
             assert words[f"pattern.{mark['pattern']}"] in label, (where, label)
         page.click("[data-testid=watch-play]")
         # Every moment South is to flip or to pay: told as hers, with no prompt to act.
@@ -425,7 +447,7 @@ def test_watch_a_board_entry_in_every_language_and_size(new_context, lang: str) 
         assert_table_apart(page, where)
         page.screenshot(path=str(SHOTS / f"{lang}-{width}-watch.png"))
         seek_to(page, engine.duration_ms)
-        title = page.inner_text("[data-testid=watch-title]")
+        title = plain(page.inner_text("[data-testid=watch-title]"))
         assert result_title(words, final["result"], name) in title, (where, title)
         assert title.count(name) == 2, (where, title)  # her game, and her result
         assert_bar_fits(page, (*where, "end"))

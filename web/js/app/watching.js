@@ -5,7 +5,7 @@
 import { t } from "../base/i18n.js";
 import { createWatchBar } from "../table/watch-bar.js";
 import { createWatcher } from "../table/watcher.js";
-import { setPerspective } from "../table/words.js";
+import { isolate, setPerspective } from "../table/words.js";
 
 const REPLAY_URL = "/api/scores/replay";
 
@@ -121,7 +121,7 @@ export function createWatching({ events, bridge, actuator, bar, statuses, redraw
       say(statuses.board, error);
       return false;
     }
-    const heading = own ? t("watch.headingYours") : t("watch.headingBoard", { name: answer.name });
+    const heading = own ? t("watch.headingYours") : t("watch.headingBoard", { name: isolate(answer.name) });
     return open(JSON.stringify(answer.replay), heading, statuses.board, own ? null : String(answer.name ?? ""));
   }
 

@@ -39,9 +39,17 @@ export function isYou(seat) {
   return seat === "south" && perspective.name === null;
 }
 
+/**
+ * A player's name set apart from the words around it (Unicode's first-strong isolate): "Amal <b>" keeps its own
+ * direction inside an Urdu sentence, and an Urdu name inside an English one.
+ */
+export function isolate(name) {
+  return `\u2068${name}\u2069`;
+}
+
 /** "West", "You", or the watched player's name for South in their game. */
 export function seatName(seat) {
-  return seat === "south" && perspective.name !== null ? perspective.name : t(`seat.${seat}`);
+  return seat === "south" && perspective.name !== null ? isolate(perspective.name) : t(`seat.${seat}`);
 }
 
 /** What a seat did, in words: yours in the second person (yourKey), another's naming the seat (theirKey). */
@@ -52,7 +60,7 @@ export function saidOf(seat, yourKey, theirKey, params = {}) {
 /** The result's title: who won, or how the game ended; a watched player's in the third person. */
 export function resultTitle(result) {
   const them = perspective.name === null ? "" : "Them";
-  const name = { name: perspective.name ?? "" };
+  const name = { name: perspective.name === null ? "" : isolate(perspective.name) };
   if (result.reason === "time_limit")
     return result.won ? t(`result.time_limitWon${them}`, name) : t("result.time_limit");
   if (result.won) return t(`result.won${them}`, name);
