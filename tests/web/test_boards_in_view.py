@@ -140,6 +140,11 @@ def test_a_friends_link_brings_the_joined_board_into_view(new_context, lang: str
     assert page.get_attribute("[data-testid=friends-status]", "role") == "status"
     assert in_view(page, "[data-testid=friends-status]"), where
     assert in_view(page, "[data-testid=friends-board-title]"), where
+    wait_for(
+        page,
+        "(() => { const r = document.querySelector('[data-testid=friends-row]').getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= innerHeight; })()",
+    )
 
     # As the daily board: your row, won or lost, Watch on each row.
     rows = page.locator("[data-testid=friends-row]")

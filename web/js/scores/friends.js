@@ -48,6 +48,7 @@ export function createFriends({ panel, storage, events, shareText, base }) {
   let shown = { code: null, date: null, board: null, failed: false };
   let boardAsked = null; // {url, promise}: the board request on its way
   let shownAt = -Infinity; // when the board shown was fetched
+  let revealBoard = false; // a board just joined: brought into view once its rows are drawn
 
   const dates = () => {
     const today = todayUtc();
@@ -211,6 +212,10 @@ export function createFriends({ panel, storage, events, shareText, base }) {
     shown = { code, date, board: answer.board, failed: !answer.board };
     shownAt = Date.now();
     drawBoard();
+    if (revealBoard) {
+      revealBoard = false;
+      bringIntoView(status, events, { block: "start" });
+    }
   }
 
   function select(code) {
@@ -251,6 +256,7 @@ export function createFriends({ panel, storage, events, shareText, base }) {
     }
     storage.saveFriendsBoards(afterJoin(storage.friendsBoards(), answer.body));
     say(t(answer.body.joined ? "friends.joined" : "friends.already", { name: answer.body.name }), "joined");
+    revealBoard = true; // again once its rows are drawn: they come after the words
     select(code);
     bringIntoView(status, events, { block: "start" }); // the joined board is drawn under its words
   }
