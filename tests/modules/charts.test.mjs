@@ -7,6 +7,7 @@ import {
   distributionChart,
   HISTORY_SIZE,
   historyChart,
+  roundTop,
 } from "../../web/js/scores/charts.js";
 
 const distribution = {
@@ -52,10 +53,29 @@ describe("the day's score distribution", () => {
       [500],
     );
     assert.equal(chart.percent, 33);
-    assert.deepEqual(chart.text, {
-      key: "charts.distribution.yours",
-      params: { count: 10, low: 0, high: 599, score: 540, percent: 33 },
-    });
+    // The bars are ranges: the sentence names the lowest and the highest range, never their bare edges.
+    assert.deepEqual(chart.text, [
+      { key: "charts.distribution.summary", params: { count: 10, lowRange: [0, 99], highRange: [500, 599] } },
+      { key: "charts.distribution.better", params: { score: 540, percent: 33 } },
+    ]);
+  });
+
+  test("the only winner so far is said so, not 'better than 0%'", () => {
+    const you = { score: 540, won: true, winners: 1, winners_below: 0 };
+    const chart = distributionChart(distribution, you);
+    assert.deepEqual(chart.text[1], { key: "charts.distribution.onlyWinner", params: { score: 540 } });
+  });
+
+  test("the axis names the lowest and the highest range; the scale is the tallest bar's count", () => {
+    const chart = distributionChart(distribution);
+    assert.deepEqual(
+      chart.labels.map((label) => label.value),
+      [
+        [0, 99],
+        [500, 599],
+      ],
+    );
+    assert.equal(chart.tallest, 4);
   });
 
   test("better than: winners below over winners, rounded; none for a loss", () => {
@@ -72,13 +92,16 @@ describe("the day's score distribution", () => {
       chart.bars.filter((bar) => bar.yours).map((bar) => bar.from),
       [0],
     );
-    assert.equal(chart.text.key, "charts.distribution.yourLoss");
+    assert.equal(chart.text[1].key, "charts.distribution.yourLoss");
   });
 
   test("without you, nothing is marked and the sentence sums up the day", () => {
     const chart = distributionChart(distribution);
     assert.equal(chart.bars.filter((bar) => bar.yours).length, 0);
-    assert.equal(chart.text.key, "charts.distribution.summary");
+    assert.deepEqual(
+      chart.text.map((sentence) => sentence.key),
+      ["charts.distribution.summary"],
+    );
   });
 
   test("no games, or no distribution, is no chart", () => {
@@ -94,6 +117,10 @@ describe("the day's score distribution", () => {
     assert.equal(chart.bars.length, 1);
     assert.equal(chart.bars[0].width, DISTRIBUTION_SIZE.width - 1);
     assert.ok(chart.bars[0].yours);
+    assert.deepEqual(chart.text[0], {
+      key: "charts.distribution.summaryOneRange",
+      params: { count: 1, range: [150, 199] },
+    });
   });
 
   test("right to left mirrors the bars and the axis: low scores on the right", () => {
@@ -103,8 +130,8 @@ describe("the day's score distribution", () => {
       assert.ok(Math.abs(right.x - (DISTRIBUTION_SIZE.width - left.x - left.width)) < 1e-9);
     }
     assert.deepEqual(rtl.labels, [
-      { value: 0, x: DISTRIBUTION_SIZE.width, anchor: "end" },
-      { value: 599, x: 0, anchor: "start" },
+      { value: [0, 99], x: DISTRIBUTION_SIZE.width, anchor: "end" },
+      { value: [500, 599], x: 0, anchor: "start" },
     ]);
   });
 
@@ -131,8 +158,9 @@ describe("your last 30 days", () => {
         ["2026-12-01", 29],
       ],
     );
-    assert.equal(chart.bars[1].height, chart.plotHeight);
-    assert.equal(chart.bars[0].height, chart.plotHeight / 4);
+    assert.equal(chart.topScore, 500); // 400 rounded up to a scale's round top
+    assert.ok(Math.abs(chart.bars[1].height - (chart.plotHeight * 4) / 5) < 1e-9);
+    assert.ok(Math.abs(chart.bars[0].height - chart.plotHeight / 5) < 1e-9);
     assert.deepEqual(
       chart.labels.map((label) => label.date),
       ["2026-11-02", today],
@@ -150,10 +178,21 @@ describe("your last 30 days", () => {
     assert.equal(chart.bars.length, 1);
     assert.equal(chart.points.length, 1);
     assert.equal(chart.points[0].y, chart.plotHeight / 2); // one median sits halfway up
-    assert.deepEqual(chart.text, {
-      key: "charts.history.summary",
-      params: { count: 1, best: 90, bestDate: today, latest: 90, fastest: 640, slowest: 640 },
-    });
+    // One median is one number, not "from 640 to 640 ms".
+    assert.deepEqual(chart.text, [
+      { key: "charts.history.summary", params: { count: 1, best: 90, bestDate: today, latest: 90 } },
+      { key: "charts.history.reactionOne", params: { ms: 640 } },
+    ]);
+  });
+
+  test("a lost day of few points is not drawn as a full bar: the scale reaches at least the win floor", () => {
+    const chart = historyChart([daily(today, 50, 600, false)], today, { floor: 200 });
+    assert.equal(chart.topScore, 200);
+    assert.equal(chart.bars[0].height, chart.plotHeight / 4);
+  });
+
+  test("a scale's round top: 1, 2, 2.5 or 5 times a power of ten", () => {
+    assert.deepEqual([1, 3, 50, 51, 240, 260, 999, 1001].map(roundTop), [1, 5, 50, 100, 250, 500, 1000, 2000]);
   });
 
   test("the reaction line breaks over a day not played or without a median", () => {
@@ -174,12 +213,14 @@ describe("your last 30 days", () => {
     const heights = chart.points.map((point) => point.y);
     assert.equal(Math.min(...heights), chart.plotHeight * 0.1); // the slowest, 700 ms, highest
     assert.ok(Math.abs(Math.max(...heights) - chart.plotHeight * 0.9) < 1e-9); // the quickest, 500 ms, lowest
-    assert.equal(chart.text.params.fastest, 500);
-    assert.equal(chart.text.params.slowest, 700);
+    assert.deepEqual(chart.text[1], { key: "charts.history.reactionRange", params: { fastest: 500, slowest: 700 } });
   });
 
   test("no median at all says so", () => {
-    assert.equal(historyChart([daily(today, 3, null)], today).text.key, "charts.history.summaryNoReaction");
+    assert.deepEqual(
+      historyChart([daily(today, 3, null)], today).text.map((sentence) => sentence.key),
+      ["charts.history.summary"],
+    );
   });
 
   test("right to left puts day 1 on the right", () => {

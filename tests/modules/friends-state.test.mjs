@@ -7,6 +7,7 @@ import {
   dayLink,
   friendsLink,
   isBoardCode,
+  isOwnEntry,
   linkRequest,
   refusalKey,
 } from "../../web/js/scores/friends-state.js";
@@ -69,5 +70,22 @@ describe("refusals in words", () => {
     assert.equal(refusalKey({ offline: true }), "friends.errorOffline");
     assert.equal(refusalKey({ status: 400, body: { error: "invalid_body" } }), "friends.errorFailed");
     assert.equal(refusalKey({ status: 502, body: null }), "friends.errorBusy");
+  });
+});
+
+describe("your row on a friends' board", () => {
+  const sent = { state: "sent", name: "Bob", score: 540, entry: 17 };
+  test("the entry your sent daily was given is yours, and no other", () => {
+    assert.equal(isOwnEntry({ entry: 17, name: "Bob", score: 540 }, sent), true);
+    assert.equal(isOwnEntry({ entry: 18, name: "Bob", score: 540 }, sent), false);
+  });
+  test("a record kept before entries were kept matches by name and score", () => {
+    const old = { state: "sent", name: "Bob", score: 540 };
+    assert.equal(isOwnEntry({ entry: 3, name: "Bob", score: 540 }, old), true);
+    assert.equal(isOwnEntry({ entry: 3, name: "Bob", score: 541 }, old), false);
+  });
+  test("nothing is yours before your daily is sent", () => {
+    assert.equal(isOwnEntry({ entry: 17, name: "Bob", score: 540 }, { ...sent, state: "queued" }), false);
+    assert.equal(isOwnEntry({ entry: 17 }, null), false);
   });
 });

@@ -48,6 +48,11 @@ describe("the server's answer", () => {
     assert.equal("replay" in rec, false);
   });
 
+  test("a kept score keeps its board row's number (the entry), which marks it on every board", () => {
+    assert.equal(answered(true, 201, { name: "ana", rank: 3, total: 40, entry: 17 }).entry, 17);
+    assert.equal(answered(true, 201, { name: "ana" }).entry, null);
+  });
+
   test("a refusal keeps the replay and says why", () => {
     const rec = answered(false, 422, { error: "implausible_play", message: "too fast" });
     assert.equal(rec.state, "refused");

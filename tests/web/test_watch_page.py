@@ -36,6 +36,7 @@ from ewar.replay import Replay
 from ewar.watch import watch
 
 ROOT = Path(__file__).resolve().parents[2]
+SMALL = {"width": 360, "height": 640}
 SIZES = [PHONE, DESKTOP]
 SHOTS = ROOT / "test-results" / "watch"
 WATCHING = "document.body.dataset.state === 'watching'"
@@ -119,6 +120,64 @@ def assert_bar_fits(page, where) -> None:
     )
 
 
+def assert_table_apart(page, where) -> None:
+    """The pile (its top card too), its counts and the turn line stay apart, above the bar (360x640 too)."""
+    table = {
+        "pile": box(page, "[data-testid=pile]"),
+        "counts": box(page, ".pile-info"),
+        "turn": box(page, "[data-testid=turn]"),
+        "bar": box(page, "[data-testid=watch-bar]"),
+    }
+    assert page.locator("#pile-cards .card").count(), (where, "no card on the pile to check")
+    table["top card"] = box(page, "#pile-cards .card:last-child")
+    names = list(table)
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            if {a, b} != {"pile", "top card"}:
+                assert not overlaps(table[a], table[b]), (where, a, b, table)
+
+
+def assert_timeline_keys(page, engine, lang: str, where) -> None:
+    """The timeline moves by the game's events: arrows to the previous or next one, Page keys by 10 s, Home and
+    End to the ends; the marks are one Tab stop of 24x24 buttons, the arrows move along them, Enter jumps."""
+    forward, back = ("ArrowLeft", "ArrowRight") if lang == "ur" else ("ArrowRight", "ArrowLeft")
+    times = sorted({mark["t"] for mark in engine.marks if mark["t"] > 0})
+
+    def press(key: str) -> int:
+        page.keyboard.press(key)
+        advance(page, FRAME_MS)
+        return page.evaluate(MOMENT)
+
+    seek_to(page, 0)
+    page.focus("[data-testid=watch-timeline]")
+    assert press(forward) == times[0], where
+    assert press(forward) == times[1], where
+    assert press(back) == times[0], where
+    assert press("PageUp") == min(times[0] + 10_000, engine.duration_ms), where
+    assert press("PageDown") == times[0], where
+    assert press("End") == engine.duration_ms, where
+    assert press("Home") == 0, where
+
+    shown = [m for m in engine.marks if m["type"] in ("slap_won", "wrong_slap")]
+    sizes = page.eval_on_selector_all(
+        "[data-testid=watch-mark]",
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })",
+    )
+    assert len(sizes) == len(shown) and all(w >= 24 and h >= 24 for w, h in sizes), (
+        where,
+        sizes[:3],
+    )
+    page.keyboard.press("Tab")
+    focused = page.evaluate("document.activeElement.dataset.testid")
+    assert focused == "watch-mark", (where, focused)
+    page.keyboard.press(forward)
+    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert label and label == page.evaluate("document.activeElement.title"), where
+    page.keyboard.press("Enter")
+    advance(page, FRAME_MS)
+    assert page.evaluate(MOMENT) == shown[1]["t"], where
+
+
 def test_watch_your_own_game_to_its_end(shared_page) -> None:
     page = shared_page
     page.set_viewport_size(PHONE)
@@ -147,6 +206,20 @@ def test_watch_your_own_game_to_its_end(shared_page) -> None:
     wait_for(page, WATCHING)
     assert page.is_hidden("[data-testid=result]") and page.is_hidden("[data-testid=slap]")
     assert_bar_fits(page, "own game, phone")
+
+    # Your own game still says "you", with no prompt to act while it is watched.
+    page.click("[data-testid=watch-play]")  # paused
+    words = catalog("en")
+    for moment in your_turns(record):
+        seek_to(page, moment)
+        told = page.evaluate(TABLE_WORDS)
+        assert told["south"] == words["seat.south"], told
+        assert told["turn"] in (words["say.yourTurn"], words["say.youPay"].split(",")[0]) or told[
+            "turn"
+        ].startswith(words["say.youPay"].split(",")[0]), told
+        assert not told["prompt"] and told["hint"] == "hidden", told
+    seek_to(page, 0)
+    page.click("[data-testid=watch-play]")  # playing again, from the start
 
     # The marks: each slap taken, with who took it and the reaction; each wrong slap with its reason.
     labels = page.eval_on_selector_all(
@@ -206,6 +279,58 @@ def test_watch_your_own_game_to_its_end(shared_page) -> None:
     wait_for(page, "document.body.dataset.state === 'over'")
     assert page.is_visible("[data-testid=result]")
     assert page.evaluate(KEPT) == kept, "watching saved something"
+
+
+# What the table says while a game is watched: the turn line, whether your-turn's prompt is lit, the South seat's
+# name and the announcer's words so far.
+TABLE_WORDS = """() => ({
+  turn: document.querySelector('[data-testid=turn]').textContent,
+  prompt: document.querySelector('[data-testid=pack-south]').classList.contains('is-your-turn'),
+  hint: getComputedStyle(document.querySelector('[data-testid=flip-hint]')).visibility,
+  south: document.querySelector('[data-testid=pack-south] .seat-name').textContent,
+  packLabel: document.querySelector('#your-pack').getAttribute('aria-label'),
+  said: window.ewar.announcements().map((line) => line[1]),
+})"""
+
+
+def plain(text: str) -> str:
+    """Text without the isolates that set a player's name apart (U+2068, U+2069)."""
+    return text.replace("\u2068", "").replace("\u2069", "")
+
+
+def result_title(words: dict, result: dict, name: str) -> str:
+    """The watched player's result in the third person, as the catalog words it."""
+    if result["reason"] == "time_limit":
+        key = "result.time_limitWonThem" if result["won"] else "result.time_limit"
+    elif result["won"]:
+        key = "result.wonThem"
+    elif result["reason"] in ("eliminated", "resigned"):
+        key = f"result.{result['reason']}Them"
+    else:
+        return words["result.cpu_won"].replace("{winner}", words[f"seat.{result['winner']}"])
+    return words[key].replace("{name}", name)
+
+
+def assert_third_person(page, words: dict, name: str, where) -> None:
+    """Another player's game: South is their name; no "your turn", no flip prompt, no hint."""
+    told = page.evaluate(TABLE_WORDS)
+    assert plain(told["south"]) == name and told["south"] != name, (
+        where,
+        told,
+    )  # set apart for bidi
+    assert not told["prompt"] and told["hint"] == "hidden", (where, told)
+    for key in ("turn.you", "turn.youPay", "turn.collectingYou"):
+        assert told["turn"] != words[key], (where, told)
+    assert words["table.flipHint"] not in told["packLabel"], (where, told)
+    assert words["say.yourTurn"] not in told["said"], (where, told)
+
+
+def your_turns(record_json: str, count: int = 3) -> list[int]:
+    """The first moments (every 250 ms) at which the record's South is to flip or to pay."""
+    probe = watch(record_json)
+    found = [m for m in range(0, probe.duration_ms, 250) if probe.seek(m)["view"]["your_turn"]]
+    assert found, "South never to play"
+    return found[:count]
 
 
 def board_game(seed: int = 11) -> tuple[str, dict]:
@@ -277,7 +402,10 @@ def test_watch_a_board_entry_in_every_language_and_size(new_context, lang: str) 
     freeze_time(page, installed=True)
     kept = page.evaluate(KEPT)
     words = catalog(lang)
-    for size in SIZES:
+    name = "Amal <b>"
+    final = watch(record_json).seek(engine.duration_ms)["view"]
+    south_turns = your_turns(record_json)
+    for size in [*SIZES, SMALL]:
         width = size["width"]
         where = (lang, width)
         page.set_viewport_size(size)
@@ -290,30 +418,38 @@ def test_watch_a_board_entry_in_every_language_and_size(new_context, lang: str) 
         watch_button.click()
         run_until(page, WATCHING)
         assert "entry=7" in asked[-1] and re.search(r"date=\d{4}-\d\d-\d\d", asked[-1]), asked
-        assert page.inner_text("[data-testid=watch-title]") == words["watch.headingBoard"].replace(
-            "{name}", "Amal <b>"
-        )
+        assert plain(page.inner_text("[data-testid=watch-title]")) == words[
+            "watch.headingBoard"
+        ].replace("{name}", "Amal <b>")
         assert_bar_fits(page, where)
         labels = page.eval_on_selector_all(
             "[data-testid=watch-mark][data-type=slap_won]", "(els) => els.map((e) => e.title)"
         )
         slaps = [m for m in engine.marks if m["type"] == "slap_won"]
         assert len(labels) == len(slaps) > 0, where
+        assert any(mark["seat"] == "south" for mark in slaps)
         for mark, label in zip(slaps, labels, strict=True):
-            assert words[f"seat.{mark['seat']}"] in label, (where, label)
+            # Amal's slaps are hers, by name: never "You took the pile".
+            seat = name if mark["seat"] == "south" else words[f"seat.{mark['seat']}"]
+            assert plain(label).startswith(seat), (where, label)
             assert words[f"pattern.{mark['pattern']}"] in label, (where, label)
         page.click("[data-testid=watch-play]")
+        # Every moment South is to flip or to pay: told as hers, with no prompt to act.
+        assert_timeline_keys(page, engine, lang, where)
+        for moment in south_turns:
+            seek_to(page, moment)
+            assert_third_person(page, words, name, (*where, moment))
         moment = engine.duration_ms // 3
         seek_to(page, moment)
+        assert_third_person(page, words, name, where)
         if lang == "en":
             assert page.evaluate(DRAWN) == drawn_of(watch(record_json).seek(moment)["view"])
+        assert_table_apart(page, where)
         page.screenshot(path=str(SHOTS / f"{lang}-{width}-watch.png"))
         seek_to(page, engine.duration_ms)
-        title = page.inner_text("[data-testid=watch-title]")
-        assert title != words["watch.headingBoard"].replace("{name}", "Amal <b>"), (
-            where,
-            "no result at the end",
-        )
+        title = plain(page.inner_text("[data-testid=watch-title]"))
+        assert result_title(words, final["result"], name) in title, (where, title)
+        assert title.count(name) == 2, (where, title)  # her game, and her result
         assert_bar_fits(page, (*where, "end"))
         page.click("[data-testid=watch-close]")
         run_until(page, "document.body.dataset.state === 'ready'")

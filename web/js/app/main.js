@@ -118,11 +118,15 @@ async function boot() {
     },
   });
   $("watch-own").addEventListener("click", () => watching.watchOwn());
-  $("leaderboard").addEventListener("click", (event) => {
+  // A board row's Watch (the daily board's and the friends' boards'): your own row's game is told as yours.
+  const watchRow = (event) => {
     const button = event.target.closest(".lb-watch");
     const board = button?.closest("[data-date]");
-    if (button && board) watching.watchEntry(board.dataset.date, Number(button.dataset.entry));
-  });
+    const own = Boolean(button?.closest("tr.you"));
+    if (button && board) watching.watchEntry(board.dataset.date, Number(button.dataset.entry), { own });
+  };
+  $("leaderboard").addEventListener("click", watchRow);
+  $("friends").addEventListener("click", watchRow);
   pausing = startPausing({
     events,
     games,

@@ -5,6 +5,7 @@
 import { t } from "../base/i18n.js";
 import { createWatchBar } from "../table/watch-bar.js";
 import { createWatcher } from "../table/watcher.js";
+import { isolate, setPerspective } from "../table/words.js";
 
 const REPLAY_URL = "/api/scores/replay";
 
@@ -78,12 +79,17 @@ export function createWatching({ events, bridge, actuator, bar, statuses, redraw
     status.textContent = key ? t(key) : "";
   }
 
-  /** Opens a record (JSON text) under a heading; false (and words in `status`) when it cannot be watched. */
-  function open(recordJson, heading, status) {
+  /**
+   * Opens a record (JSON text) under a heading, its South told as `name` (null: yours); false (and words in
+   * `status`) when it cannot be watched.
+   */
+  function open(recordJson, heading, status, name = null) {
     const state = events.state();
+    setPerspective({ watching: true, name });
     try {
       watcher.open(recordJson);
     } catch (error) {
+      setPerspective();
       console.warn("watch: the record cannot be played back", error);
       say(status, "watch.error.bad");
       return false;
@@ -104,20 +110,25 @@ export function createWatching({ events, bridge, actuator, bar, statuses, redraw
     return open(lastOwnReplay, t("watch.headingOwn"), statuses.own);
   }
 
-  /** A board entry's game (date YYYY-MM-DD, entry number), fetched; a failure is told in `status`. */
-  async function watchEntry(date, entry) {
+  /**
+   * A board entry's game (date YYYY-MM-DD, entry number), fetched; a failure is told in `status`. own: the entry
+   * is the player's own (their row), told as "you".
+   */
+  async function watchEntry(date, entry, { own = false } = {}) {
     say(statuses.board, "watch.loading");
     const { answer, error } = await fetchEntryReplay(date, entry);
     if (error) {
       say(statuses.board, error);
       return false;
     }
-    return open(JSON.stringify(answer.replay), t("watch.headingBoard", { name: answer.name }), statuses.board);
+    const heading = own ? t("watch.headingYours") : t("watch.headingBoard", { name: isolate(answer.name) });
+    return open(JSON.stringify(answer.replay), heading, statuses.board, own ? null : String(answer.name ?? ""));
   }
 
   function close() {
     if (!watcher.isOpen()) return;
     watcher.close();
+    setPerspective();
     watchBar.hide();
     const to = back ?? { phase: "ready", panel: "menu" };
     back = null;

@@ -12,3 +12,27 @@ export function element(tag, props = {}, children = []) {
   el.append(...children);
   return el;
 }
+
+/**
+ * Brings `el` (a message the player must see: a joined board, a refused link or name) into view in the menu and
+ * gives it focus, so a screen reader reads it too: now if the menu is shown, else as soon as it opens (after it
+ * has set its own scroll to the top). events: the app's emitter; block: where in the view (scrollIntoView's).
+ */
+export function bringIntoView(el, events, { block = "center" } = {}) {
+  const show = () =>
+    requestAnimationFrame(() => {
+      if (el.hidden || !el.isConnected) return;
+      if (!el.hasAttribute("tabindex")) el.tabIndex = -1;
+      el.scrollIntoView({ block });
+      el.focus({ preventScroll: true });
+    });
+  if (events.state().panel === "menu") {
+    show();
+    return;
+  }
+  const stop = events.on("state", ({ panel }) => {
+    if (panel !== "menu") return;
+    stop();
+    show();
+  });
+}

@@ -10,6 +10,7 @@ let language = DEFAULT_LANGUAGE;
 let numberFormat = new Intl.NumberFormat(DEFAULT_LANGUAGE);
 let twoDigits = new Intl.NumberFormat(DEFAULT_LANGUAGE, { minimumIntegerDigits: 2 });
 let pluralRules = new Intl.PluralRules(DEFAULT_LANGUAGE);
+let percentFormat = new Intl.NumberFormat(DEFAULT_LANGUAGE, { style: "percent", maximumFractionDigits: 0 });
 const missing = new Set();
 
 function supported(tag) {
@@ -57,6 +58,7 @@ export async function loadLanguage(code) {
   numberFormat = new Intl.NumberFormat(wanted);
   twoDigits = new Intl.NumberFormat(wanted, { minimumIntegerDigits: 2, useGrouping: false });
   pluralRules = new Intl.PluralRules(wanted);
+  percentFormat = new Intl.NumberFormat(wanted, { style: "percent", maximumFractionDigits: 0 });
   document.documentElement.lang = wanted;
   document.documentElement.dir = RTL_LANGUAGES.has(wanted) ? "rtl" : "ltr";
 }
@@ -111,6 +113,18 @@ function formatParam(value, fallbackText) {
 
 export function formatNumber(value) {
   return numberFormat.format(value);
+}
+
+/** 73 -> "73%", "73 %" (French), "%73" (Turkish)...: a whole percentage as the language writes it. */
+export function formatPercent(value) {
+  return percentFormat.format(value / 100);
+}
+
+/** 50, 99 -> "50–99" ("50-99", "50 ~ 99"...): a range of numbers as the language writes it; one number alone. */
+export function formatRange(from, to) {
+  if (from === to) return numberFormat.format(from);
+  if (typeof numberFormat.formatRange === "function") return numberFormat.formatRange(from, to);
+  return `${numberFormat.format(from)}–${numberFormat.format(to)}`;
 }
 
 /** "−40": a minus sign (U+2212) and the number (kept left to right in Urdu by the CSS of where it is shown). */

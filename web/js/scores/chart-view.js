@@ -1,7 +1,8 @@
 // Draws the charts of charts.js in plain SVG (text content only), each a figure with its sentence as caption:
 // the SVG is role="img" labelled by that sentence, so a screen reader says it where a sighted player reads it.
 
-import { formatDate, formatDayMonth, formatNumber, t } from "../base/i18n.js";
+import { formatDate, formatDayMonth, formatNumber, formatPercent, formatRange, t } from "../base/i18n.js";
+import { ruleNumbers } from "../base/rule-numbers.js";
 import { distributionChart, historyChart } from "./charts.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -50,6 +51,36 @@ function axisText(svg, { x, anchor }, text, height) {
   svg.append(label);
 }
 
+/** The scale: a faint line at the top of the plot and what it stands for ("12 games", "1,000 points"), at the
+ * start of the line (left, or right in a right-to-left page). */
+function scaleText(svg, width, text) {
+  svg.append(svgElement("line", { x1: 0, x2: width, y1: 0.5, y2: 0.5, class: "chart-grid" }));
+  const rtl = isRtl();
+  const label = svgElement("text", {
+    x: rtl ? width - 2 : 2,
+    y: 11,
+    "text-anchor": rtl ? "end" : "start",
+    class: "chart-axis chart-scale",
+  });
+  label.textContent = text;
+  svg.append(label);
+}
+
+/** A chart's sentences ({key, params} each) in the page's words: ranges as ranges, percentages by the language. */
+function sentences(list, formats = {}) {
+  return list
+    .map(({ key, params }) => {
+      const shown = { ...params };
+      for (const [name, format] of Object.entries(formats)) if (name in shown) shown[name] = format(shown[name]);
+      for (const [name, value] of Object.entries(shown)) {
+        if (Array.isArray(value)) shown[name] = formatRange(value[0], value[1]);
+      }
+      if ("percent" in shown) shown.percent = formatPercent(params.percent);
+      return t(key, shown);
+    })
+    .join(" ");
+}
+
 /** Hides the figure, saying why in the console when the data was malformed. */
 function hide(figure, error = null) {
   if (error) console.warn("charts: not drawn", error);
@@ -80,7 +111,7 @@ export function drawDistribution(figure, board) {
   if (!chart) return;
   const svg = frame(figure, {
     title: t("charts.distribution.title"),
-    sentence: t(chart.text.key, chart.text.params),
+    sentence: sentences(chart.text),
     legend: [
       ["won", t("charts.legend.won")],
       ["lost", t("charts.legend.lost")],
@@ -113,20 +144,31 @@ export function drawDistribution(figure, board) {
   svg.append(
     svgElement("line", { x1: 0, x2: chart.width, y1: chart.plotHeight, y2: chart.plotHeight, class: "chart-base" }),
   );
-  for (const label of chart.labels) axisText(svg, label, formatNumber(label.value), chart.height);
+  for (const label of chart.labels) axisText(svg, label, formatRange(...label.value), chart.height);
+  scaleText(svg, chart.width, t("charts.scale.games", { count: chart.tallest }));
   figure.hidden = false;
+}
+
+/** The least a win scores, from the engine (1 before it has loaded: the scale then follows the scores alone). */
+function winFloor() {
+  try {
+    return ruleNumbers().win_floor;
+  } catch {
+    return 1;
+  }
 }
 
 /** The player's last 30 dailies (history.js) up to `today` in `figure`; hidden when none falls in them. */
 export function drawHistory(figure, dailies, today) {
-  const chart = chartOrHidden(figure, () => historyChart(dailies, today, { rtl: isRtl() }));
+  const chart = chartOrHidden(figure, () => historyChart(dailies, today, { rtl: isRtl(), floor: winFloor() }));
   if (!chart) return;
-  const params = { ...chart.text.params, bestDate: formatDayMonth(chart.text.params.bestDate) };
   const svg = frame(figure, {
     title: t("charts.history.title"),
-    sentence: t(chart.text.key, params),
+    sentence: sentences(chart.text, { bestDate: formatDayMonth }),
+    // The bars' two colours (a won day, a lost day in grey) and the line, each named.
     legend: [
-      ["score", t("charts.legend.score")],
+      ["won", t("charts.legend.wonDay")],
+      ["lost", t("charts.legend.lostDay")],
       ...(chart.points.length ? [["reaction", t("charts.legend.reaction")]] : []),
     ],
     width: chart.width,
@@ -157,5 +199,6 @@ export function drawHistory(figure, dailies, today) {
     svg.append(svgElement("circle", { cx: round(point.x), cy: round(point.y), r: 2.5, class: "chart-reaction-point" }));
   }
   for (const label of chart.labels) axisText(svg, label, formatDayMonth(label.date), chart.height);
+  scaleText(svg, chart.width, t("charts.scale.points", { count: chart.topScore }));
   figure.hidden = false;
 }

@@ -74,19 +74,44 @@ export function distributionChart(distribution, you = null, { rtl = false, size 
     };
   });
   const games = bars.reduce((sum, bar) => sum + bar.wins + bar.losses, 0);
-  const low = first;
-  const high = froms.at(-1) + width - 1;
+  const lowest = bars[0];
+  const highest = bars.at(-1);
   const percent = betterThan(you);
-  let key = "charts.distribution.summary";
-  if (yourScore !== null) key = percent === null ? "charts.distribution.yourLoss" : "charts.distribution.yours";
+  // The bars are score ranges: the sentence and the axis name the lowest and the highest range, not their edges.
+  const summary =
+    bars.length === 1
+      ? { key: "charts.distribution.summaryOneRange", params: { count: games, range: [lowest.from, lowest.to] } }
+      : {
+          key: "charts.distribution.summary",
+          params: { count: games, lowRange: [lowest.from, lowest.to], highRange: [highest.from, highest.to] },
+        };
+  const text = [summary];
+  if (yourScore !== null) text.push(placeOf(yourScore, you, percent));
   return {
     ...size,
     plotHeight,
     bars,
-    labels: axisLabels(low, high, size.width, rtl).map(([value, x, anchor]) => ({ value, x, anchor })),
+    tallest,
+    labels: axisLabels([lowest.from, lowest.to], [highest.from, highest.to], size.width, rtl).map(
+      ([value, x, anchor]) => ({ value, x, anchor }),
+    ),
     percent,
-    text: { key, params: { count: games, low, high, score: yourScore ?? 0, percent: percent ?? 0 } },
+    text,
   };
+}
+
+/** Your place among the day's games, as a sentence: the only win so far, better than n% of the winners, or a loss. */
+function placeOf(score, you, percent) {
+  if (you?.won === true && you.winners === 1) return { key: "charts.distribution.onlyWinner", params: { score } };
+  if (percent !== null) return { key: "charts.distribution.better", params: { score, percent } };
+  return { key: "charts.distribution.yourLoss", params: { score } };
+}
+
+/** The smallest of 1, 2, 2.5 and 5 times a power of ten that is at least `value` (>= 1): a scale's round top. */
+export function roundTop(value) {
+  const power = 10 ** Math.floor(Math.log10(Math.max(1, value)));
+  for (const step of [1, 2, 2.5, 5, 10]) if (step * power >= value) return step * power;
+  return 10 * power;
 }
 
 /** The axis' two ends, [value, x, text-anchor] each, in an SVG drawn left to right: the first at the start. */
@@ -113,9 +138,11 @@ function dayNumber(isoDay) {
 /**
  * Your dailies of the 30 days up to `today` (history.js keeps {date, score, won, median_ms}) as a bar per day
  * played (its score) and a line of median reactions (a gap where a day had none), each on its own scale, day 1
- * at the start (left, or right in a right-to-left page). Null when none of them falls in those 30 days.
+ * at the start (left, or right in a right-to-left page). The score scale runs from 0 to a round top at least
+ * `floor` (the least a win scores: a lost day's few points never fill the chart as a win would). Null when none
+ * of the dailies falls in those 30 days.
  */
-export function historyChart(dailies, today, { rtl = false, size = HISTORY_SIZE } = {}) {
+export function historyChart(dailies, today, { rtl = false, size = HISTORY_SIZE, floor = 1 } = {}) {
   const last = dayNumber(today);
   const shown = (dailies ?? [])
     .map((daily) => ({ ...daily, day: HISTORY_DAYS - 1 - (last - dayNumber(daily.date)) }))
@@ -128,7 +155,7 @@ export function historyChart(dailies, today, { rtl = false, size = HISTORY_SIZE 
   const plotHeight = size.height - size.axis;
   const slot = size.width / HISTORY_DAYS;
   const barWidth = Math.max(1, slot - 2);
-  const topScore = Math.max(1, ...shown.map((daily) => daily.score));
+  const topScore = roundTop(Math.max(1, floor, ...shown.map((daily) => daily.score)));
   const medians = shown.map((daily) => daily.median_ms).filter((ms) => Number.isFinite(ms));
   const slowest = Math.max(1, ...medians);
   const fastest = medians.length ? Math.min(...medians) : null;
@@ -168,28 +195,31 @@ export function historyChart(dailies, today, { rtl = false, size = HISTORY_SIZE 
   }
   const best = shown.reduce((top, daily) => (daily.score > top.score ? daily : top));
   const latest = shown.at(-1);
-  const key = medians.length ? "charts.history.summary" : "charts.history.summaryNoReaction";
+  const text = [
+    {
+      key: "charts.history.summary",
+      params: { count: shown.length, best: best.score, bestDate: best.date, latest: latest.score },
+    },
+  ];
+  if (medians.length) {
+    text.push(
+      fastest === slowest
+        ? { key: "charts.history.reactionOne", params: { ms: fastest } }
+        : { key: "charts.history.reactionRange", params: { fastest, slowest } },
+    );
+  }
   return {
     ...size,
     plotHeight,
     bars,
     runs,
     points: runs.flat(),
+    topScore,
     labels: axisLabels(isoDay(last - HISTORY_DAYS + 1), today, size.width, rtl).map(([date, x, anchor]) => ({
       date,
       x,
       anchor,
     })),
-    text: {
-      key,
-      params: {
-        count: shown.length,
-        best: best.score,
-        bestDate: best.date,
-        latest: latest.score,
-        fastest: fastest ?? 0,
-        slowest: medians.length ? slowest : 0,
-      },
-    },
+    text,
   };
 }

@@ -69,3 +69,13 @@ export function refusalKey({ offline = false, status = 0, body = null } = {}) {
   if (status === 429 || status >= 500) return "friends.errorBusy";
   return "friends.errorFailed";
 }
+
+/**
+ * Whether a board entry is the player's own daily: its record (storage's, for that day) was sent and the server
+ * answered this entry's number; a record kept before the number was kept matches by its name and score.
+ */
+export function isOwnEntry(entry, record) {
+  if (record?.state !== "sent" || !entry) return false;
+  if (Number.isInteger(record.entry)) return entry.entry === record.entry;
+  return entry.name === record.name && entry.score === record.score;
+}

@@ -4,12 +4,15 @@
 
 import { checkName } from "../../common/names.js";
 import { previousDay, todayUtc } from "../base/deals.js";
-import { element } from "../base/dom.js";
-import { formatClock, formatDayMonth, formatNumber, t } from "../base/i18n.js";
+import { bringIntoView, element } from "../base/dom.js";
+import { formatDayMonth, t } from "../base/i18n.js";
 import { fetchBoard } from "./board-api.js";
-import { afterJoin, afterLeave, friendsLink, linkRequest, refusalKey } from "./friends-state.js";
+import { afterJoin, afterLeave, friendsLink, isOwnEntry, linkRequest, refusalKey } from "./friends-state.js";
+import { boardRow } from "./leaderboard-view.js";
 
 const ENDPOINT = "/api/friends";
+const REFRESH_MS = 5_000; // a board fetched this recently is not asked for again when the menu opens
+const FRIENDS_TESTIDS = Object.freeze({ row: "friends-row", you: "friends-row", watch: "friends-watch" });
 
 /** One write to the API: {ok, status, body} as answered, or {offline: true} when nothing answered. */
 async function send(method, url, payload) {
@@ -43,6 +46,9 @@ export function createFriends({ panel, storage, events, shareText, base }) {
   let selected = null; // the code of the board shown
   let day = 0; // 0: today, 1: yesterday
   let shown = { code: null, date: null, board: null, failed: false };
+  let boardAsked = null; // {url, promise}: the board request on its way
+  let shownAt = -Infinity; // when the board shown was fetched
+  let revealBoard = false; // a board just joined: brought into view once its rows are drawn
 
   const dates = () => {
     const today = todayUtc();
@@ -117,7 +123,7 @@ export function createFriends({ panel, storage, events, shareText, base }) {
     shareButton.textContent = t("friends.share");
     link.setAttribute("aria-label", t("friends.linkLabel"));
     headRow.replaceChildren(
-      ...["rank", "name", "score", "time"].map((key) =>
+      ...["rank", "name", "score", "time", "wrong"].map((key) =>
         element("th", { scope: "col", className: `lb-col-${key}`, text: t(`leaderboard.column.${key}`) }),
       ),
     );
@@ -160,18 +166,14 @@ export function createFriends({ panel, storage, events, shareText, base }) {
     }
     const current = shown.code === selected && shown.date === dates()[day] ? shown : null;
     const entries = current?.board?.entries ?? [];
+    // As the daily board: your row marked, won or lost, and Watch (main.js opens it from the row's day).
+    const date = dates()[day];
+    const own = storage.scoreRecords(dates())[date] ?? null;
     body.replaceChildren(
-      ...entries.map((entry) =>
-        element("tr", { testid: "friends-row", "data-rank": String(entry.rank) }, [
-          element("td", { className: "lb-col-rank", text: formatNumber(entry.rank) }),
-          element("th", { scope: "row", className: "lb-col-name" }, [
-            element("span", { className: "lb-name-text", text: entry.name }),
-          ]),
-          element("td", { className: "lb-col-score", text: formatNumber(entry.score) }),
-          element("td", { className: "lb-col-time", text: formatClock(entry.duration_ms) }),
-        ]),
-      ),
+      ...entries.map((entry) => boardRow(entry, { you: isOwnEntry(entry, own), testids: FRIENDS_TESTIDS })),
     );
+    if (current?.board?.date) body.dataset.date = current.board.date;
+    else delete body.dataset.date;
     table.hidden = entries.length === 0;
     empty.hidden = entries.length > 0;
     if (!current) empty.textContent = t("leaderboard.loading");
@@ -186,14 +188,34 @@ export function createFriends({ panel, storage, events, shareText, base }) {
 
   // ---- The API
 
-  async function loadBoard() {
+  /**
+   * Asks for the shown board's day; the same request already on its way is answered once for both callers
+   * (fresh: ask anew all the same, a score having just been settled).
+   */
+  function loadBoard({ fresh = false } = {}) {
     const code = selected;
     const date = dates()[day];
-    if (!code) return;
-    const answer = await fetchBoard(`${ENDPOINT}/${code}?${new URLSearchParams({ date })}`);
+    // Not before the page shows it: the menu's opening asks, once, when the engine is ready.
+    if (!code || events.state().panel === "loading") return Promise.resolve();
+    const url = `${ENDPOINT}/${code}?${new URLSearchParams({ date })}`;
+    if (!fresh && boardAsked?.url === url) return boardAsked.promise;
+    const promise = askBoard(code, date, url).finally(() => {
+      if (boardAsked?.promise === promise) boardAsked = null;
+    });
+    boardAsked = { url, promise };
+    return promise;
+  }
+
+  async function askBoard(code, date, url) {
+    const answer = await fetchBoard(url);
     if (selected !== code || dates()[day] !== date) return; // switched meanwhile
     shown = { code, date, board: answer.board, failed: !answer.board };
+    shownAt = Date.now();
     drawBoard();
+    if (revealBoard) {
+      revealBoard = false;
+      bringIntoView(status, events, { block: "start" });
+    }
   }
 
   function select(code) {
@@ -214,7 +236,8 @@ export function createFriends({ panel, storage, events, shareText, base }) {
     const answer = await send("POST", ENDPOINT, { name: checked.name, player: storage.playerId() });
     create.disabled = false;
     if (!answer.ok) {
-      error.textContent = t(refusalKey(answer));
+      error.textContent = t(refusalKey(answer)); // role=alert: said as it is shown
+      error.scrollIntoView({ block: "nearest" });
       return;
     }
     storage.saveFriendsBoards(afterJoin(storage.friendsBoards(), answer.body));
@@ -228,11 +251,14 @@ export function createFriends({ panel, storage, events, shareText, base }) {
     const answer = await send("PUT", `${ENDPOINT}/${code}/members`, { player: storage.playerId() });
     if (!answer.ok) {
       say(t(refusalKey(answer)), "refused");
+      bringIntoView(status, events);
       return;
     }
     storage.saveFriendsBoards(afterJoin(storage.friendsBoards(), answer.body));
     say(t(answer.body.joined ? "friends.joined" : "friends.already", { name: answer.body.name }), "joined");
+    revealBoard = true; // again once its rows are drawn: they come after the words
     select(code);
+    bringIntoView(status, events, { block: "start" }); // the joined board is drawn under its words
   }
 
   async function leave(board) {
@@ -290,23 +316,25 @@ export function createFriends({ panel, storage, events, shareText, base }) {
       labels();
       render();
     });
-    events.on("leaderboard-changed", loadBoard);
+    events.on("leaderboard-changed", () => loadBoard({ fresh: true }));
     // Forget me took this device off every friends' board: its list is gone with it.
     events.on("player-forgotten", () => {
       selected = null;
       render();
     });
     events.on("state", ({ panel: shownPanel, previous }) => {
-      if (shownPanel === "menu" && previous?.panel !== "menu") loadBoard(); // back in the menu: fresh ranks
+      // Back in the menu: fresh ranks, unless the board shown was fetched just now (the page's load joins a link).
+      const age = Date.now() - shownAt;
+      const stale = age > REFRESH_MS || age < 0 || shown.code !== selected || shown.date !== dates()[day];
+      if (shownPanel === "menu" && previous?.panel !== "menu" && stale) loadBoard();
     });
     render();
     const asked = linkRequest(search);
     if (asked.friends) {
-      panel.scrollIntoView({ block: "start" });
       join(asked.friends).catch((err) => console.warn("friends:", err));
     } else if (asked.badCode) {
       say(t("friends.errorNotFound"), "refused");
-      panel.scrollIntoView({ block: "start" });
+      bringIntoView(status, events);
     } else {
       loadBoard();
     }

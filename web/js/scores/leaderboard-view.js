@@ -7,9 +7,62 @@ import { drawDistribution } from "./chart-view.js";
 
 export const TOP = 50;
 
+const BOARD_TESTIDS = Object.freeze({ row: "leaderboard-row", you: "leaderboard-you", watch: "leaderboard-watch" });
+
 function durationAttribute(ms) {
   const seconds = Math.floor(Math.max(0, ms) / 1000);
   return `PT${Math.floor(seconds / 60)}M${seconds % 60}S`;
+}
+
+/**
+ * A board's row (the daily board's and a friends' board's): rank, name (text only) with "you", "waiting" and Watch
+ * as they apply, score with won or lost, time and wrong slaps. you: the player's own entry; queued: not sent yet;
+ * testids: the test ids of a row, your row and its Watch button.
+ */
+export function boardRow(entry, { you = false, queued = false, testids = BOARD_TESTIDS } = {}) {
+  const name = element("span", { className: "lb-name-text", text: entry.name });
+  const nameCell = element("th", { scope: "row", className: "lb-col-name" }, [name]);
+  if (you) nameCell.append(" ", element("span", { className: "lb-badge", text: t("leaderboard.you") }));
+  if (queued)
+    nameCell.append(
+      " ",
+      element("span", { className: "lb-badge lb-badge-waiting", text: t("leaderboard.waitingBadge") }),
+    );
+  if (Number.isInteger(entry.entry) && !queued) {
+    const label = t("watch.boardLabel", { name: entry.name });
+    const watch = element("button", { type: "button", className: "lb-watch", testid: testids.watch });
+    watch.dataset.entry = String(entry.entry);
+    watch.textContent = t("watch.board");
+    watch.setAttribute("aria-label", label);
+    watch.title = label;
+    nameCell.append(" ", watch);
+  }
+  const time = element("time", {
+    datetime: durationAttribute(entry.duration_ms),
+    text: formatClock(entry.duration_ms), // as the table's clock and the result write it
+  });
+  const attributes = { testid: you ? testids.you : testids.row, "data-won": String(entry.won) };
+  if (entry.rank) attributes["data-rank"] = String(entry.rank);
+  const tr = element("tr", attributes, [
+    element("td", { className: "lb-col-rank", text: entry.rank ? formatNumber(entry.rank) : "–" }),
+    nameCell,
+    element("td", { className: "lb-col-score" }, [
+      formatNumber(entry.score),
+      " ",
+      element("span", {
+        className: `lb-outcome ${entry.won ? "won" : "lost"}`,
+        text: t(entry.won ? "leaderboard.won" : "leaderboard.lost"),
+      }),
+    ]),
+    element("td", { className: "lb-col-time" }, [time]),
+    element("td", { className: "lb-col-wrong", text: formatNumber(entry.wrong_slaps) }),
+  ]);
+  if (you) {
+    tr.classList.add("you");
+    tr.setAttribute("aria-current", "true");
+    tr.dataset.state = queued ? "queued" : "sent";
+  }
+  return tr;
 }
 
 /**
@@ -162,9 +215,12 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
   }
 
   function setStatus(text, state = "") {
+    const newlyRefused = state === "refused" && status.dataset.state !== "refused";
     status.textContent = text ?? "";
     status.dataset.state = state;
     status.hidden = !text;
+    // A refusal (of the name, of the score) is read where it is: in view, wherever the panel is scrolled.
+    if (newlyRefused && status.offsetParent !== null) status.scrollIntoView({ block: "nearest" });
   }
 
   function selectTab(index) {
@@ -173,50 +229,6 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
       tab.tabIndex = i === index ? 0 : -1;
     });
     board.setAttribute("aria-labelledby", tabs[index].id);
-  }
-
-  function row(entry, { you = false, queued = false } = {}) {
-    const name = element("span", { className: "lb-name-text", text: entry.name });
-    const nameCell = element("th", { scope: "row", className: "lb-col-name" }, [name]);
-    if (you) nameCell.append(" ", element("span", { className: "lb-badge", text: t("leaderboard.you") }));
-    if (queued)
-      nameCell.append(
-        " ",
-        element("span", { className: "lb-badge lb-badge-waiting", text: t("leaderboard.waitingBadge") }),
-      );
-    if (Number.isInteger(entry.entry) && !queued) {
-      const label = t("watch.boardLabel", { name: entry.name });
-      const watch = element("button", { type: "button", className: "lb-watch", testid: "leaderboard-watch" });
-      watch.dataset.entry = String(entry.entry);
-      watch.textContent = t("watch.board");
-      watch.setAttribute("aria-label", label);
-      watch.title = label;
-      nameCell.append(" ", watch);
-    }
-    const time = element("time", {
-      datetime: durationAttribute(entry.duration_ms),
-      text: formatClock(entry.duration_ms), // as the table's clock and the result write it
-    });
-    const tr = element("tr", { testid: you ? "leaderboard-you" : "leaderboard-row", "data-won": String(entry.won) }, [
-      element("td", { className: "lb-col-rank", text: entry.rank ? formatNumber(entry.rank) : "–" }),
-      nameCell,
-      element("td", { className: "lb-col-score" }, [
-        formatNumber(entry.score),
-        " ",
-        element("span", {
-          className: `lb-outcome ${entry.won ? "won" : "lost"}`,
-          text: t(entry.won ? "leaderboard.won" : "leaderboard.lost"),
-        }),
-      ]),
-      element("td", { className: "lb-col-time" }, [time]),
-      element("td", { className: "lb-col-wrong", text: formatNumber(entry.wrong_slaps) }),
-    ]);
-    if (you) {
-      tr.classList.add("you");
-      tr.setAttribute("aria-current", "true");
-      tr.dataset.state = queued ? "queued" : "sent";
-    }
-    return tr;
   }
 
   function gapRow() {
@@ -231,12 +243,12 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
   function drawBoard({ date, board: answer, queued = null, note = "" }) {
     const rows = [];
     const entries = answer?.entries ?? [];
-    for (const entry of entries) rows.push(row(entry, { you: entry.you === true }));
+    for (const entry of entries) rows.push(boardRow(entry, { you: entry.you === true }));
     const you = answer?.you ?? null;
-    if (you && !entries.some((entry) => entry.you === true)) rows.push(gapRow(), row(you, { you: true }));
+    if (you && !entries.some((entry) => entry.you === true)) rows.push(gapRow(), boardRow(you, { you: true }));
     if (queued && !you) {
       if (rows.length) rows.push(gapRow());
-      rows.push(row({ ...queued, rank: null }, { you: true, queued: true }));
+      rows.push(boardRow({ ...queued, rank: null }, { you: true, queued: true }));
     }
     body.replaceChildren(...rows);
     // The day (YYYY-MM-DD, the server's) whose records the rows' watch buttons fetch.

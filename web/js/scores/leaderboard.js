@@ -54,6 +54,7 @@ export function createLeaderboard({ panel, storage, events, ask }) {
   let shown = { date: null, board: null, offline: false, failed: false, seenAt: null };
   let shownAt = 0;
   let asking = null; // the date of the latest board request
+  let boardAsked = null; // {date, promise}: the board request on its way
   let sending = false;
   let lastFlush = null;
   let notice = null;
@@ -137,7 +138,10 @@ export function createLeaderboard({ panel, storage, events, ask }) {
       retryIndex = 0;
     }
     render();
-    await loadBoard();
+    // A settled score changes the board: ask anew. Otherwise only a day not shown yet is asked for (the menu's
+    // opening asks for it too: one request between them).
+    const settled = (result.settled?.length ?? 0) > 0;
+    if (settled || shown.date !== dates()[day]) await loadBoard({ fresh: settled });
   }
 
   async function submit(text) {
@@ -152,7 +156,11 @@ export function createLeaderboard({ panel, storage, events, ask }) {
     view.setName(name, { force: true });
     const rec = awaitingName();
     if (!rec) {
-      notice = t("leaderboard.nameSaved", { name });
+      // A daily already on the board keeps the name it was sent under: the new one counts from the next daily.
+      const sent = dates()
+        .map(recordFor)
+        .find((kept) => kept?.state === "sent" && kept.name !== name);
+      notice = sent ? t("leaderboard.nameSavedLater", { name, old: sent.name }) : t("leaderboard.nameSaved", { name });
       render();
       return true;
     }
@@ -170,8 +178,24 @@ export function createLeaderboard({ panel, storage, events, ask }) {
 
   // ---- The board: fresh from the server, else the one last seen for that day (storage keeps it)
 
-  async function loadBoard() {
+  /**
+   * Asks for the shown day's board. A request for that day already on its way is answered once for both callers
+   * (the menu opening and the outbox's flush may ask within a few ms); fresh: ask anew all
+   * the same (a score was just settled, which the board on its way may predate).
+   */
+  function loadBoard({ fresh = false } = {}) {
+    // Not before the page shows it: the menu's opening asks (followPanels), once, when the engine is ready.
+    if (events.state().panel === "loading") return Promise.resolve();
     const date = dates()[day];
+    if (!fresh && boardAsked?.date === date) return boardAsked.promise;
+    const promise = askBoard(date).finally(() => {
+      if (boardAsked?.promise === promise) boardAsked = null;
+    });
+    boardAsked = { date, promise };
+    return promise;
+  }
+
+  async function askBoard(date) {
     asking = date;
     const rec = recordFor(date);
     const answer = await fetchDailyBoard(ENDPOINT, date, rec && rec.state !== "draft" ? rec.id : null);

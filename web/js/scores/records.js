@@ -63,6 +63,7 @@ export function recordAfter(rec, event) {
         name: body.name ?? rec.name,
         rank: body.rank ?? null,
         total: body.total ?? null,
+        entry: Number.isInteger(body.entry) ? body.entry : null, // the board row's number: yours on any board
       };
     }
     const error = { status: event.answer.status, code: body.error ?? "", message: body.message ?? "" };

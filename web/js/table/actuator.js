@@ -3,7 +3,18 @@
 import { formatClock, formatNumber, t } from "../base/i18n.js";
 import { createMessageLine } from "./message-line.js";
 import { createFrameQueue, feedbackOf } from "./schedule.js";
-import { cardName, parseCard, rankLabel, saidOf, seatName, yourLateSlap, yourWonSlap, yourWrongSlap } from "./words.js";
+import {
+  cardName,
+  isWatching,
+  isYou,
+  parseCard,
+  rankLabel,
+  saidOf,
+  seatName,
+  yourLateSlap,
+  yourWonSlap,
+  yourWrongSlap,
+} from "./words.js";
 
 export const SEATS = ["south", "west", "north", "east"];
 const RED_SUITS = new Set(["H", "D"]);
@@ -60,6 +71,7 @@ export function createActuator({ sound, announcer = null }) {
         seat,
         {
           root,
+          name: root.querySelector(".seat-name"),
           count: root.querySelector(".seat-count"),
           status: root.querySelector(".seat-status"),
           flash: root.querySelector(".seat-flash"),
@@ -113,6 +125,7 @@ export function createActuator({ sound, announcer = null }) {
       const cardsText = t("cards", { count: info.cards });
       let statusText = t(`status.${info.status}`);
       if (view.lenient && info.strikes > 0) statusText += ` · ${t("status.strikes", { count: info.strikes })}`;
+      setText(seat.name, seatName(info.seat)); // South is "You", or the watched player's name
       setText(seat.count, formatNumber(info.cards));
       setText(seat.status, statusText);
       setClass(seat.root, "is-out", info.status === "out");
@@ -125,11 +138,13 @@ export function createActuator({ sound, announcer = null }) {
         seat.root.setAttribute("aria-label", label);
       }
     }
-    setClass(seats.south.root, "is-your-turn", view.your_turn && !view.over);
+    // Your turn's highlight and hint are a prompt to act: none while a game is watched.
+    const prompt = view.your_turn && !view.over && !isWatching();
+    setClass(seats.south.root, "is-your-turn", prompt);
     // Your pack is the flip button: its name says what the seat shows, and the hint when it is shown.
     const you = view.seats.find((info) => info.seat === "south");
     let packLabel = seats.south.root.getAttribute("aria-label");
-    if (you && view.your_turn && !view.over) packLabel += ` — ${t("table.flipHint")}`;
+    if (you && prompt) packLabel += ` — ${t("table.flipHint")}`;
     if (memo.get(packButton) !== packLabel) {
       memo.set(packButton, packLabel);
       packButton.setAttribute("aria-label", packLabel);
@@ -169,9 +184,14 @@ export function createActuator({ sound, announcer = null }) {
   function turnText(view) {
     if (view.over) return t("turn.over");
     if (view.collecting) {
-      return view.collecting.by === "south"
+      return isYou(view.collecting.by)
         ? t("turn.collectingYou")
         : t("turn.collecting", { seat: seatName(view.collecting.by) });
+    }
+    if (view.your_turn && isWatching()) {
+      // A watched game says whose turn it is, never "flip!".
+      if (!isYou("south")) return t("turn.seat", { seat: seatName("south") });
+      return view.challenge ? t("say.youPay", { left: view.challenge.left }) : t("say.yourTurn");
     }
     if (view.your_turn) return view.challenge ? t("turn.youPay") : t("turn.you");
     return view.turn ? t("turn.seat", { seat: seatName(view.turn) }) : "\u00a0";
@@ -181,7 +201,7 @@ export function createActuator({ sound, announcer = null }) {
     const c = view.challenge;
     if (!c || view.over) return "\u00a0";
     const params = { payer: seatName(c.payer), owed: c.owed, left: c.left };
-    return c.payer === "south" ? t("challenge.youPay", params) : t("challenge.pays", params);
+    return isYou(c.payer) ? t("challenge.youPay", params) : t("challenge.pays", params);
   }
 
   function drawStatus(view) {
@@ -233,11 +253,11 @@ export function createActuator({ sound, announcer = null }) {
   function toastText(e, view) {
     switch (e.type) {
       case "slap_won":
-        return e.seat === "south"
+        return isYou(e.seat)
           ? yourWonSlap(e)
           : t("event.slapWon", { pattern: t(`pattern.${e.pattern}`), seat: seatName(e.seat) });
       case "wrong_slap":
-        return e.seat === "south"
+        return isYou(e.seat)
           ? yourWrongSlap(e, { scored: view.mode === "daily" })
           : t("event.wrongSlap", { seat: seatName(e.seat) });
       case "late_slap":

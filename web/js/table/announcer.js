@@ -2,7 +2,17 @@
 
 import { pageClock } from "../base/clock.js";
 import { sentenceStart, t } from "../base/i18n.js";
-import { cardName, resultTitle, saidOf, seatName, yourLateSlap, yourWonSlap, yourWrongSlap } from "./words.js";
+import {
+  cardName,
+  isWatching,
+  isYou,
+  resultTitle,
+  saidOf,
+  seatName,
+  yourLateSlap,
+  yourWonSlap,
+  yourWrongSlap,
+} from "./words.js";
 
 export const GAP_MS = 800;
 // Higher wins a pending slot; an equal or higher newcomer replaces what waits.
@@ -30,7 +40,7 @@ export function createAnnouncer(region, { gapMs = GAP_MS, now = pageClock.now } 
 
   /** What happened to a seat, said of you (and first) or of another player. */
   function sayOfSeat(seat, youKey, otherKey) {
-    say(saidOf(seat, youKey, otherKey), seat === "south" ? PRIORITY.you : PRIORITY.table);
+    say(saidOf(seat, youKey, otherKey), isYou(seat) ? PRIORITY.you : PRIORITY.table);
   }
 
   function pump() {
@@ -57,11 +67,11 @@ export function createAnnouncer(region, { gapMs = GAP_MS, now = pageClock.now } 
     switch (e.type) {
       case "pay_card": {
         const params = { card: cardName(e.card), payer: seatName(e.payer), owed: e.owed };
-        say(e.payer === "south" ? t("say.challengeYou", params) : t("say.challenge", params), PRIORITY.table);
+        say(isYou(e.payer) ? t("say.challengeYou", params) : t("say.challenge", params), PRIORITY.table);
         break;
       }
       case "slap_won":
-        if (e.seat === "south") say(yourWonSlap(e), PRIORITY.you);
+        if (isYou(e.seat)) say(yourWonSlap(e), PRIORITY.you);
         else say(t("event.slapWon", { pattern: t(`pattern.${e.pattern}`), seat: seatName(e.seat) }), PRIORITY.table);
         break;
       case "pile_taken":
@@ -69,10 +79,11 @@ export function createAnnouncer(region, { gapMs = GAP_MS, now = pageClock.now } 
           say(saidOf(e.seat, "event.pileTakenYou", "event.pileTaken", { count: e.cards }), PRIORITY.table);
         break;
       case "wrong_slap":
-        if (e.seat === "south") say(yourWrongSlap(e, { scored: view?.mode === "daily" }), PRIORITY.you);
+        if (isYou(e.seat)) say(yourWrongSlap(e, { scored: view?.mode === "daily" }), PRIORITY.you);
+        else if (e.seat === "south") say(t("event.wrongSlap", { seat: seatName(e.seat) }), PRIORITY.table);
         break;
       case "late_slap":
-        if (e.seat === "south") say(yourLateSlap(e), PRIORITY.you);
+        if (isYou(e.seat)) say(yourLateSlap(e), PRIORITY.you);
         break;
       case "player_out":
         sayOfSeat(e.seat, "event.playerOutYou", "event.playerOut");
@@ -96,7 +107,7 @@ export function createAnnouncer(region, { gapMs = GAP_MS, now = pageClock.now } 
   function observe(view, events = []) {
     latest = view;
     for (const e of events) onEvent(e, view);
-    if (!view.your_turn || view.over) {
+    if (!view.your_turn || view.over || isWatching()) {
       turnSaid = false;
       return;
     }

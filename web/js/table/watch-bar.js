@@ -4,6 +4,9 @@
 
 import { formatClock, formatNumber, t } from "../base/i18n.js";
 import { SPEEDS } from "./watcher.js";
+
+const PAGE_MS = 10_000; // Page Up and Page Down move the timeline by 10 s of the game
+
 import { resultTitle, seatName, wrongSlapWhy } from "./words.js";
 
 /** A timeline mark (ewar.watch's) in words, or null for a mark the bar does not show. */
@@ -34,6 +37,7 @@ export function createWatchBar({ root, onPlay, onPause, onSpeed, onSeek, onClose
   let duration = 0;
   let playing = false;
   let heading = "";
+  let moments = []; // the game's events along the timeline (its marks' times), in order, for the keys
 
   function drawTime(ms) {
     range.value = String(ms);
@@ -53,7 +57,7 @@ export function createWatchBar({ root, onPlay, onPause, onSpeed, onSeek, onClose
       button.dataset.testid = "watch-mark";
       button.dataset.t = String(mark.t);
       button.dataset.type = mark.type;
-      button.tabIndex = -1; // the range is the keyboard's way through the game; the list below reads them
+      button.tabIndex = items.length === 0 ? 0 : -1; // one stop for Tab; the arrows move along (markKeys)
       button.title = text;
       button.setAttribute("aria-label", text);
       button.style.insetInlineStart = `${duration ? (100 * mark.t) / duration : 0}%`;
@@ -62,6 +66,40 @@ export function createWatchBar({ root, onPlay, onPause, onSpeed, onSeek, onClose
       items.push(item);
     }
     marks.replaceChildren(...items);
+    moments = [...new Set(list.map((mark) => mark.t))].sort((a, b) => a - b);
+  }
+
+  const rtl = () => getComputedStyle(root).direction === "rtl";
+
+  /** Where a key takes the timeline from `now`: the previous or next event, 10 s back or on, an end; else null. */
+  function keyTarget(key, now) {
+    const forward = rtl() ? "ArrowLeft" : "ArrowRight";
+    const back = rtl() ? "ArrowRight" : "ArrowLeft";
+    if (key === forward || key === "ArrowUp") return moments.find((t) => t > now) ?? duration;
+    if (key === back || key === "ArrowDown") return moments.findLast((t) => t < now) ?? 0;
+    if (key === "PageUp") return Math.min(duration, now + PAGE_MS);
+    if (key === "PageDown") return Math.max(0, now - PAGE_MS);
+    if (key === "Home") return 0;
+    if (key === "End") return duration;
+    return null;
+  }
+
+  /** The marks are one Tab stop: the arrows (and Home, End) move the focus along them, Enter or a tap jumps. */
+  function markKeys(event) {
+    const buttons = [...marks.querySelectorAll(".watch-mark")];
+    const index = buttons.indexOf(event.target);
+    if (index < 0) return;
+    const step = {
+      [rtl() ? "ArrowLeft" : "ArrowRight"]: 1,
+      [rtl() ? "ArrowRight" : "ArrowLeft"]: -1,
+      Home: -buttons.length,
+      End: buttons.length,
+    }[event.key];
+    if (step === undefined) return;
+    event.preventDefault();
+    const next = buttons[Math.min(buttons.length - 1, Math.max(0, index + step))];
+    for (const button of buttons) button.tabIndex = button === next ? 0 : -1;
+    next.focus();
   }
 
   function drawPlaying(value) {
@@ -80,6 +118,14 @@ export function createWatchBar({ root, onPlay, onPause, onSpeed, onSeek, onClose
     button.addEventListener("click", () => onSpeed(Number(button.dataset.speed)));
   }
   range.addEventListener("input", () => onSeek(Number(range.value)));
+  // The keys move by the game's events, not by a millisecond: the range's own steps would take 38,000 presses.
+  range.addEventListener("keydown", (event) => {
+    const target = keyTarget(event.key, Number(range.value));
+    if (target === null) return;
+    event.preventDefault();
+    onSeek(target);
+  });
+  marks.addEventListener("keydown", markKeys);
   marks.addEventListener("click", (event) => {
     const mark = event.target.closest(".watch-mark");
     if (mark) onSeek(Number(mark.dataset.t));
@@ -110,7 +156,7 @@ export function createWatchBar({ root, onPlay, onPause, onSpeed, onSeek, onClose
       title.textContent = t("watch.result", {
         title: heading,
         result: resultTitle(result),
-        score: formatNumber(result.score),
+        count: result.score,
       });
       drawPlaying(false);
     },

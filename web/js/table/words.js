@@ -20,21 +20,52 @@ export function rankLabel(rank) {
   return /^\d+$/.test(rank) ? rank : t(`rank.short.${rank}`);
 }
 
+// Whose game the table shows: yours (played or watched), or another player's watched game, whose South is told
+// by the player's name in the third person. Set by the watch (app/watching.js) while it is open.
+let perspective = { watching: false, name: null };
+
+/** The table is a watched game (watching: no prompts to act), and South is `name`'s (null: yours). */
+export function setPerspective({ watching = false, name = null } = {}) {
+  perspective = { watching: Boolean(watching), name: watching && name !== null ? String(name) : null };
+}
+
+/** Whether the table shows a watched game rather than one being played. */
+export function isWatching() {
+  return perspective.watching;
+}
+
+/** Whether `seat` is the player reading the page: South, unless the table shows someone else's game. */
+export function isYou(seat) {
+  return seat === "south" && perspective.name === null;
+}
+
+/**
+ * A player's name set apart from the words around it (Unicode's first-strong isolate): "Amal <b>" keeps its own
+ * direction inside an Urdu sentence, and an Urdu name inside an English one.
+ */
+export function isolate(name) {
+  return `\u2068${name}\u2069`;
+}
+
+/** "West", "You", or the watched player's name for South in their game. */
 export function seatName(seat) {
-  return t(`seat.${seat}`);
+  return seat === "south" && perspective.name !== null ? isolate(perspective.name) : t(`seat.${seat}`);
 }
 
 /** What a seat did, in words: yours in the second person (yourKey), another's naming the seat (theirKey). */
 export function saidOf(seat, yourKey, theirKey, params = {}) {
-  return seat === "south" ? t(yourKey, params) : t(theirKey, { ...params, seat: seatName(seat) });
+  return isYou(seat) ? t(yourKey, params) : t(theirKey, { ...params, seat: seatName(seat) });
 }
 
-/** The result's title: who won, or how the game ended. */
+/** The result's title: who won, or how the game ended; a watched player's in the third person. */
 export function resultTitle(result) {
-  if (result.reason === "time_limit") return result.won ? t("result.time_limitWon") : t("result.time_limit");
-  if (result.won) return t("result.won");
-  if (result.reason === "eliminated") return t("result.eliminated");
-  if (result.reason === "resigned") return t("result.resigned");
+  const them = perspective.name === null ? "" : "Them";
+  const name = { name: perspective.name === null ? "" : isolate(perspective.name) };
+  if (result.reason === "time_limit")
+    return result.won ? t(`result.time_limitWon${them}`, name) : t("result.time_limit");
+  if (result.won) return t(`result.won${them}`, name);
+  if (result.reason === "eliminated") return t(`result.eliminated${them}`, name);
+  if (result.reason === "resigned") return t(`result.resigned${them}`, name);
   return t("result.cpu_won", { winner: result.winner ? seatName(result.winner) : "" });
 }
 
@@ -47,7 +78,10 @@ export function wrongSlapWhy(e) {
   switch (e.reason) {
     case "too_late":
     case "covered":
-      return t(`why.${e.reason}${e.by === "south" ? "You" : ""}`, params);
+      if (isYou(e.by)) return t(`why.${e.reason}You`, params);
+      // The watched player slapped a pattern they had taken (or covered) themselves.
+      if (e.by === "south" && e.reason === "too_late") return t("why.too_lateThem", params);
+      return t(`why.${e.reason}`, params);
     case "burned_cards":
     case "empty_pile":
       return t(`why.${e.reason}`);
