@@ -64,6 +64,7 @@ class Watch:
             "date": record.date,
             "speed": record.speed,
             "lenient": record.lenient,
+            "house_rules": list(record.house_rules),
             "marks": self.marks,
         }
 
