@@ -225,6 +225,20 @@ class TestInAGame:
         game.slap(game.last_flip_ms + 300)
         wrong = events_of(game.take_events(), "wrong_slap")
         assert [(e["seat"], e["reason"]) for e in wrong] == [("south", "no_pattern")]
+        assert "house_rules" not in wrong[0]
+
+    def test_a_wrong_slap_with_house_rules_says_none_of_them_showed(self):
+        deal = make_deal("KH 2C 3C 4C", "JS 5D 6D 7D", "9C 10C 2D 3D", "4S 5S 6S 7S", first=SOUTH)
+        game = Game(2, deal_override=deal, house_rules=["marriage", "tens"])
+        game.flip(100)
+        run_until(game, lambda g: len(g.table.pile) == 2)
+        game.slap(game.last_flip_ms + 300)
+        (wrong,) = events_of(game.take_events(), "wrong_slap")
+        assert (wrong["reason"], wrong["house_rules"], wrong["cards"]) == (
+            "no_pattern",
+            True,
+            ["KH", "JS"],
+        )
 
 
 def covered_marriage_game() -> Game:

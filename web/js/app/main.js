@@ -102,6 +102,7 @@ async function boot() {
       const lock = JSON.parse(engine.bridge.practice_lock(seed, Date.now()));
       return lock && !storage.dailyRecord(lock.date) ? lock : null;
     },
+    houseRules: JSON.parse(engine.bridge.house_rule_names()),
   });
   const openMenu = () => menu.open({ running: games.current() });
   const watching = createWatching({
