@@ -27,8 +27,8 @@ import { checkPlayer, playerHash } from "./player.mjs";
 import { ClaimTaken, REPLAY_DAYS, ScoreStore } from "./store.mjs";
 import {
   canonicalJson,
+  checkBoardDate,
   checkContentType,
-  checkDate,
   checkId,
   checkSubmission,
   parseDate,
@@ -168,7 +168,7 @@ export function createScoresHandler({
 
   async function get(request) {
     const url = new URL(request.url);
-    const date = checkDate(url.searchParams.get("date"), now());
+    const date = checkBoardDate(url.searchParams.get("date"), now());
     const id = url.searchParams.has("id") ? checkId(url.searchParams.get("id")) : null;
     return json(200, await storeNow().view(date, id), GET_CACHE);
   }

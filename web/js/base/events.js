@@ -12,8 +12,9 @@ export const PANELS = Object.freeze(["loading", "menu", "result", null]);
  * - language: {language}, once a new language's texts are on the page;
  * - game-finished: {view, replay, scored, date}, once per game, when the engine says it is over;
  * - leaderboard-changed: {reason}, when scores were settled elsewhere (the service worker sent the outbox).
+ * - play-past-daily: {date}, when the player asks an earlier day's board for its daily again (as practice).
  */
-export const EVENTS = Object.freeze(["state", "language", "game-finished", "leaderboard-changed"]);
+export const EVENTS = Object.freeze(["state", "language", "game-finished", "leaderboard-changed", "play-past-daily"]);
 
 function checkEvent(name) {
   if (!EVENTS.includes(name)) throw new TypeError(`unknown app event ${JSON.stringify(name)}`);

@@ -13,10 +13,14 @@ function durationAttribute(ms) {
 }
 
 /**
- * Builds the panel's content once. handlers: onSubmit(nameText), onNameInput(nameText), onSelectDay(index).
- * Returns the drawing functions; nothing here decides anything.
+ * Builds the panel's content once. handlers: onSubmit(nameText), onNameInput(nameText), onSelectDay(index),
+ * onPickEarlier(date): a past day picked (YYYY-MM-DD, or "" when cleared), onPlayPast(): play the shown past daily
+ * again. Returns the drawing functions; nothing here decides anything.
  */
-export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDay }) {
+export function createLeaderboardView(
+  panel,
+  { onSubmit, onNameInput, onSelectDay, onPickEarlier = () => {}, onPlayPast = () => {} },
+) {
   const ids = { title: "lb-title", name: "lb-name", help: "lb-name-help", error: "lb-name-error", board: "lb-board" };
 
   const title = element("h3", { id: ids.title });
@@ -66,6 +70,15 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
   );
   const tablist = element("div", { className: "lb-tabs", role: "tablist" }, tabs);
 
+  // An earlier day's board (a daily no longer open for scores), and its deal to play again as practice.
+  const earlierInput = element("input", { type: "date", id: "lb-earlier", testid: "leaderboard-earlier" });
+  const earlierLabel = element("label", { for: "lb-earlier" });
+  const playPast = element("button", { type: "button", className: "lb-play-past", testid: "leaderboard-play-past" });
+  playPast.hidden = true;
+  const earlier = element("div", { className: "lb-earlier" }, [earlierLabel, earlierInput, playPast]);
+  earlierInput.addEventListener("change", () => onPickEarlier(earlierInput.value));
+  playPast.addEventListener("click", () => onPlayPast());
+
   const caption = element("caption");
   const headRow = element("tr");
   const head = element("thead", {}, [headRow]);
@@ -85,7 +98,7 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
   );
 
   panel.setAttribute("aria-labelledby", ids.title);
-  panel.append(title, nameGroup, status, chart, tablist, board);
+  panel.append(title, nameGroup, status, chart, tablist, earlier, board);
 
   submit.addEventListener("click", () => onSubmit(nameInput.value));
   nameInput.addEventListener("keydown", (event) => {
@@ -113,6 +126,8 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
     label.textContent = t("leaderboard.nameLabel");
     help.textContent = t("leaderboard.nameHint");
     tablist.setAttribute("aria-label", t("leaderboard.days"));
+    earlierLabel.textContent = t("leaderboard.earlier");
+    playPast.textContent = t("leaderboard.playPast");
     drawTabs();
     headRow.replaceChildren(
       ...["rank", "name", "score", "time", "wrong"].map((key) =>
@@ -157,12 +172,21 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
     status.hidden = !text;
   }
 
+  /** The tab of `index` selected; an index past the tabs is the earlier day's board (no tab selected). */
   function selectTab(index) {
     tabs.forEach((tab, i) => {
       tab.setAttribute("aria-selected", String(i === index));
-      tab.tabIndex = i === index ? 0 : -1;
+      tab.tabIndex = i === index || (index >= tabs.length && i === 0) ? 0 : -1;
     });
-    board.setAttribute("aria-labelledby", tabs[index].id);
+    board.setAttribute("aria-labelledby", index < tabs.length ? tabs[index].id : "lb-earlier");
+  }
+
+  /** The earlier day's picker: the last day it offers (YYYY-MM-DD), the one shown ("" for none), and whether that
+   * day's deal may be played again now. */
+  function setEarlier({ max, value, playable }) {
+    earlierInput.max = max;
+    if (document.activeElement !== earlierInput) earlierInput.value = value;
+    playPast.hidden = !playable;
   }
 
   function row(entry, { you = false, queued = false } = {}) {
@@ -277,6 +301,7 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
     setStatus,
     selectTab,
     drawTabs,
+    setEarlier,
     drawBoard,
     drawChart,
     setNote,
