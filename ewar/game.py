@@ -85,7 +85,9 @@ class Game:
     """One game of Egyptian War against three computer players.
 
     ``deal_override`` sets the packs and first player (for tests and puzzles); the
-    seed still drives the computer players.
+    seed still drives the computer players. ``house_rules`` (practice only) adds the
+    house rules' patterns (``house_rules.py``). A practice game with a ``date`` is that
+    date's daily played again: its deal and its computer players' reactions, unscored.
 
     >>> game = Game(seed=7, speed="fast")
     >>> game.advance_to(60_000)

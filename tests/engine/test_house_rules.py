@@ -13,6 +13,7 @@ from support import SOUTH, WEST, cards, events_of, make_deal, make_table, run_un
 
 from ewar import bridge
 from ewar.cards import JOKERS, card_name, parse_card
+from ewar.deal import daily_seed
 from ewar.errors import InvalidModeError, NotStandardError, ReplayError
 from ewar.game import TIME_LIMIT_MS, Game
 from ewar.house_rules import HOUSE_RULES, HouseRules, check_house_rules, ten_value
@@ -407,3 +408,31 @@ def test_a_past_daily_played_again_is_that_dailys_game():
     record["seed"] += 1
     with pytest.raises(ReplayError, match="not the daily deal"):
         Replay.from_dict(record).play()
+
+
+def test_a_game_with_house_rules_resumes_as_it_was():
+    game = Game(8, speed="fast", house_rules=["jokers", "divorce"])
+    player = HumanLikePlayer(500, 8)
+    while game.clock < 40_000 and not game.over:
+        plan = player.plan(game)
+        upcoming = game.next_event_time()
+        if plan is not None and (upcoming is None or plan[0] <= upcoming):
+            game.act(plan[0], plan[1], atomic=False)
+            player.acted(game, plan[1])
+        else:
+            game.advance_to(upcoming + 1)
+    session = bridge.resume(Replay.of(game).to_json(), game.clock)
+    assert json.loads(session.view()) == json.loads(json.dumps(game.view()))
+    assert session.game.table.total == 54
+
+
+def test_the_bridge_plays_a_past_daily_again():
+    session = bridge.new_game("practice", 0, "normal", False, "2026-12-01", None)
+    view = json.loads(session.view())
+    assert (view["mode"], view["date"], view["seed"]) == (
+        "practice",
+        "2026-12-01",
+        daily_seed("2026-12-01"),
+    )
+    with pytest.raises(InvalidModeError):
+        bridge.new_game("practice", 0, "normal", False, "2026-12-01", ["tens"])
