@@ -130,6 +130,11 @@ def test_each_rules_pattern_is_named_when_you_slap_it(shared_page, rule: str, la
     assert view["house_rules"] == [rule] and view["mode"] == "practice"
     assert words[f"pattern.{rule}"] in page.inner_text("#deal-line")
     play_until(page, lambda game: game.table.pattern() == rule)
+    if rule == "jokers":  # the Joker on top is drawn, and named in words
+        advance(page, FRAME_MS)
+        top = page.locator("#pile-cards .card").last
+        assert top.get_attribute("data-card") in ("JKR", "JKB")
+        assert top.get_attribute("aria-label") == words["card.joker"]
     page.keyboard.press(" ")
     advance(page, FRAME_MS)
     said = toast(page)
