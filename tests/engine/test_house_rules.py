@@ -436,3 +436,63 @@ def test_the_bridge_plays_a_past_daily_again():
     )
     with pytest.raises(InvalidModeError):
         bridge.new_game("practice", 0, "normal", False, "2026-12-01", ["tens"])
+
+
+# For each rule, a deal whose first flips make its pattern (South flips first; only ranks 2-10 where a pay card
+# would start a challenge, but for the King and Queen of Marriage and Divorce).
+FIRST_PATTERN_DEALS = {
+    "top_and_bottom": ("7H 2D 3S 4S", "2C 5C 6C 8C", "9D 10C 10D 9C", "7S 5H 6H 8H"),
+    "tens": ("4H 2D 3S 5S", "6S 5C 7C 8C", "9D 10C 10D 9C", "3H 5H 2H 8H"),
+    "four_in_a_row": ("3H 9H 3S 10S", "4C 5C 6C 8C", "5D 10C 10D 9C", "6S 2H 7H 8H"),
+    "marriage": ("KH 2C 3C 4C", "QS 5D 6D 7D", "9C 10C 2D 3D", "4S 5S 6S 7S"),
+    "divorce": ("KH 2C 3C 4C", "3H QS 6D 7D", "9C 10C 2D 3D", "4S 5S 6S 7S"),
+    "jokers": ("JKR 2C 3C 4C", "5D 6D 7D 8D", "9C 10C 2D 3D", "4S 5S 6S 7S"),
+}
+
+
+def first_pattern_ends(rule: str, seed: int) -> tuple[Game, object]:
+    """The deal of ``rule`` played with the human flipping on its turn, until the first pattern
+    ends: the game and that pattern's window (a computer player's wrong slap on a near miss may burn the
+    card that was to make it: then another pattern may come first)."""
+    deal = make_deal(*FIRST_PATTERN_DEALS[rule], first=SOUTH)
+    game = Game(seed, deal_override=deal, house_rules=[rule])
+    flip_at = None
+    while not game.patterns.windows and not game.over:
+        upcoming = game.next_event_time()
+        if game.human_must_flip:
+            # at once, or (odd seeds) slowly enough for a computer player to slap first
+            flip_at = flip_at or game.clock + (1500 if seed % 2 else 50)
+            if upcoming < flip_at:
+                game.advance_to(upcoming + 1)
+                continue
+            game.flip(flip_at)
+        else:
+            game.advance_to(upcoming + 1)
+        flip_at = None
+    return game, game.patterns.windows[0]
+
+
+@pytest.mark.parametrize("rule", HOUSE_RULES)
+def test_a_covered_house_pattern_is_a_wrong_slap_and_a_taken_one_only_too_late(rule):
+    found = set()
+    for seed in range(300):
+        game, window = first_pattern_ends(rule, seed)
+        end, ended_at = window.end, window.ended_at
+        if window.pattern != rule or end in found or game.over or game.clock > ended_at + 100:
+            continue
+        game.take_events()
+        cards = len(game.table.packs[SOUTH])
+        if end == "covered":
+            game.slap(ended_at + 100)
+            (wrong,) = events_of(game.take_events(), "wrong_slap")
+            assert (wrong["reason"], wrong["pattern"], wrong["ms"]) == ("covered", rule, 100)
+            assert len(game.table.packs[SOUTH]) == cards - 1
+        elif end == "slapped":
+            game.slap(ended_at + 100)
+            (late,) = events_of(game.take_events(), "late_slap")
+            assert (late["pattern"], late["ms"]) == (rule, 100)
+            assert len(game.table.packs[SOUTH]) == cards
+        found.add(end)
+        if found == {"covered", "slapped"}:
+            return
+    pytest.fail(f"{rule}: only {found} in 300 seeds")
