@@ -384,9 +384,10 @@ class TestRecords:
     seed=st.integers(0, 2**53 - 1),
     speed=st.sampled_from(("slow", "normal", "fast")),
     median=st.integers(250, 1200),
+    lenient=st.booleans(),
 )
-def test_every_game_with_any_rules_ends_with_all_its_cards(rules, seed, speed, median):
-    game = Game(seed, speed=speed, house_rules=rules)
+def test_every_game_with_any_rules_ends_with_all_its_cards(rules, seed, speed, median, lenient):
+    game = Game(seed, speed=speed, lenient=lenient, house_rules=rules)
     deck = 54 if "jokers" in rules else 52
 
     def conserved(game: Game) -> None:

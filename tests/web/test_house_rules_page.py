@@ -113,6 +113,10 @@ def test_the_menu_has_a_switch_per_rule_the_engine_lists(shared_page) -> None:
         label = page.locator(f"label:has([data-testid=house-{rule}])")
         assert label.inner_text().strip() == words[f"menu.house.{rule}"]
     assert page.inner_text("[data-testid=house-rules] .house-note") == words["menu.houseNote"]
+    page.click("[data-testid=open-help]")
+    page.wait_for_selector("[data-testid=help-dialog][open]")
+    assert words["help.rules.slap.house"] in page.inner_text("[data-testid=help-dialog]")
+    page.keyboard.press("Escape")
     switch_language(page, "ko")
     assert (
         page.locator("label:has([data-testid=house-tens])").inner_text().strip()
