@@ -11,6 +11,7 @@ from .deal import daily_seed as _daily_seed
 from .deal import open_daily_of
 from .errors import EwarError
 from .game import Game
+from .house_rules import HOUSE_RULES
 from .judge import judge
 from .replay import Replay
 from .replay import verify as _verify
@@ -132,11 +133,39 @@ def new_game(
     speed: str = "normal",
     lenient: bool = False,
     date: str | None = None,
+    house_rules: object = None,
 ) -> GameSession:
-    """Start a daily game (``date`` given; seed, speed and lenient ignored) or a practice game."""
+    """Start a daily game (``date`` given; seed, speed and lenient ignored) or a practice game:
+    with ``house_rules`` (a list of their names, ``house_rule_names``), or with a ``date`` a past
+    daily played again (its deal and its computer players; seed ignored). The page asks
+    ``practice_lock`` first: a daily still open for the board is no practice."""
     if mode == "daily":
         return GameSession(Game.daily(date))
-    return GameSession(Game(seed, mode=mode, speed=speed, lenient=bool(lenient)))
+    date = _milliseconds(date)  # a JavaScript null or undefined: no date
+    return GameSession(
+        Game(
+            seed,
+            mode=mode,
+            speed=speed,
+            lenient=bool(lenient),
+            date=date,
+            house_rules=_list(house_rules),
+        )
+    )
+
+
+def house_rule_names() -> str:
+    """The house rules a practice game may add, as JSON: their names in the menu's order (each
+    also the name of the pattern it adds; the page words them from its catalogs)."""
+    return _dumps(list(HOUSE_RULES))
+
+
+def _list(value: object) -> object:
+    """A JavaScript array arrives as a JsProxy: a list of its items; None and null stay None."""
+    if value is _JS_NULL or value is None:
+        return None
+    to_py = getattr(value, "to_py", None)
+    return to_py() if callable(to_py) else value
 
 
 def resume(replay_json: str, clock_ms: int) -> GameSession:

@@ -7,7 +7,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from .cards import DECK_SIZE, card_name, full_deck
+from .cards import card_name, full_deck
 from .daily_deals import CHOICES, FIRST_DATE
 from .errors import InvalidSeedError
 from .rng import Rng
@@ -108,10 +108,11 @@ class Deal:
         return f"{SEATS[self.first]} first: {packs}"
 
 
-def deal(rng: Rng, seats: int = 4) -> Deal:
-    """Shuffle a deck with ``rng`` and deal it one card at a time clockwise from South."""
-    deck = full_deck()
+def deal(rng: Rng, seats: int = 4, *, jokers: bool = False) -> Deal:
+    """Shuffle a deck (with the two Jokers if asked) with ``rng`` and deal it one card at a time
+    clockwise from South."""
+    deck = full_deck(jokers)
     rng.shuffle(deck)
     packs = tuple(tuple(deck[i::seats]) for i in range(seats))
-    assert sum(map(len, packs)) == DECK_SIZE
+    assert sum(map(len, packs)) == len(deck)
     return Deal(packs=packs, first=rng.below(seats))

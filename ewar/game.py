@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import bisect
 import copy
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
 from . import cpu
 from .cards import card_name
-from .deal import SEATS, SOUTH, Deal, check_date, check_seed, daily_seed, deal
+from .deal import SEATS, SOUTH, Deal, check_seed, daily_seed, deal
 from .errors import (
     GameOverError,
     IllegalActionError,
@@ -28,6 +29,7 @@ from .errors import (
     TimeBeforeClockError,
 )
 from .events import event_of
+from .house_rules import HouseRules
 from .patterns import GAME_OVER, SLAPPED, TAKEN, PatternLog, PatternWindow
 from .rng import Rng
 from .scoring import Score
@@ -83,7 +85,9 @@ class Game:
     """One game of Egyptian War against three computer players.
 
     ``deal_override`` sets the packs and first player (for tests and puzzles); the
-    seed still drives the computer players.
+    seed still drives the computer players. ``house_rules`` (practice only) adds the
+    house rules' patterns (``house_rules.py``). A practice game with a ``date`` is that
+    date's daily played again: its deal and its computer players' reactions, unscored.
 
     >>> game = Game(seed=7, speed="fast")
     >>> game.advance_to(60_000)
@@ -100,6 +104,7 @@ class Game:
         lenient: bool = False,
         date: str | None = None,
         deal_override: Deal | None = None,
+        house_rules: Iterable[str] | None = None,
     ) -> None:
         if mode not in MODES:
             raise InvalidModeError(f"unknown mode {mode!r}; expected one of {MODES}")
@@ -108,22 +113,29 @@ class Game:
         if mode == DAILY:
             if date is None:
                 raise InvalidSeedError("a daily game needs its UTC date")
-            if speed != "normal" or lenient:
+            if speed != "normal" or lenient or house_rules:
                 raise InvalidModeError("daily games are played at normal speed with standard rules")
             seed = daily_seed(date)
-        elif date is not None:
-            check_date(date)
+        elif date is not None:  # a past daily played again: its deal and its CPUs' reactions
+            if speed != "normal" or lenient or house_rules:
+                raise InvalidModeError(
+                    "a daily played again as practice keeps its normal speed and standard rules"
+                )
+            seed = daily_seed(date)
         self.seed = check_seed(seed)
         self.mode, self.speed, self.lenient, self.date = mode, speed, bool(lenient), date
+        self.house = HouseRules(house_rules)  # practice only: extra patterns (house_rules.py)
         self.cpus = cpu.TABLES[speed]  # West, North, East
         self.rng = Rng.from_seed(seed)
-        self.deal = deal(self.rng)  # drawn even when overridden, so the CPUs' draws match
+        self.deal = deal(
+            self.rng, jokers=self.house.jokers
+        )  # drawn even when overridden, so the CPUs' draws match
         if deal_override is not None:
             self.deal = deal_override
         form = cpu.draw_form(self.rng)  # drawn for a daily too, so the draws after it match
         # the computer players' form in this game: a daily's is the same every day (steady dailies)
-        self.form = cpu.DAILY_FORM_PERMILLE if mode == DAILY else form
-        self.table = Table(self.deal.packs, self.deal.first, lenient=self.lenient)
+        self.form = cpu.DAILY_FORM_PERMILLE if date is not None else form
+        self.table = Table(self.deal.packs, self.deal.first, lenient=self.lenient, house=self.house)
         self.clock = 0
         self.outcome: Outcome | None = None
         self.actions: list[tuple[int, str]] = []
@@ -153,7 +165,7 @@ class Game:
     def __repr__(self) -> str:
         return (
             f"Game(seed={self.seed}, mode={self.mode!r}, speed={self.speed!r}, "
-            f"lenient={self.lenient}, date={self.date!r})"
+            f"lenient={self.lenient}, date={self.date!r}, house_rules={list(self.house.names)})"
         )
 
     # -- reading -----------------------------------------------------------------
@@ -400,7 +412,7 @@ class Game:
 
     def _decide_slaps(self, when: int) -> None:
         table, rng, form = self.table, self.rng, self.form
-        if self.mode == DAILY:
+        if self.date is not None:  # a daily, or a past daily played again
             form = cpu.daily_form(len(table.packs[SOUTH]), table.total)
         if table.pattern():
             for seat in CPU_SEATS:
@@ -502,6 +514,7 @@ class Game:
             "date": self.date,
             "speed": self.speed,
             "lenient": self.lenient,
+            "house_rules": list(self.house.names),
             "clock": self.clock,
             "wake_at": None if wake is None else wake + 1,
             "seats": [

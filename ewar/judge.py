@@ -211,7 +211,11 @@ def _check_settings(data: dict, date: str) -> None:
         raise DateMismatchError(f"the date sent is wrong: {error}") from None
     if data.get("date") != date:
         raise DateMismatchError(f"the game is the daily of {data.get('date')!r}, not of {date}")
-    if data.get("speed") != "normal" or data.get("lenient") is not False:
+    if (
+        data.get("speed") != "normal"
+        or data.get("lenient") is not False
+        or data.get("house_rules", []) != []
+    ):
         raise NotStandardError("daily games are played at normal speed with the standard rules")
 
 

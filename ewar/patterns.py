@@ -101,4 +101,6 @@ class PatternLog:
             why["reason"] = BURNED_CARDS
         else:
             why["reason"] = NO_PATTERN
+            if table.house:  # no pattern of any rule in play: the page says house rules included
+                why["house_rules"] = True
         return why

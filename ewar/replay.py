@@ -9,11 +9,15 @@ from dataclasses import dataclass, field
 from . import __version__, cpu
 from .errors import EngineVersionError, EwarError, ReplayError
 from .game import DAILY, FLIP, MODES, RESIGN, SLAP, Game
+from .house_rules import check_house_rules
 
 FORMAT_VERSION = 1
 ACTIONS = {FLIP: "flip", SLAP: "slap", RESIGN: "resign"}
 MAX_ACTIONS = 20_000
 _FIELDS = {"format", "engine", "seed", "mode", "date", "speed", "lenient", "actions"}
+# A record names its house rules (a list of their names) only when it has any: a standard game's
+# record is the same text as before house rules existed.
+_OPTIONAL = {"house_rules"}
 
 
 @dataclass(frozen=True)
@@ -26,6 +30,7 @@ class Replay:
     lenient: bool
     date: str | None
     actions: tuple[tuple[int, str], ...] = field(default=())
+    house_rules: tuple[str, ...] = ()
     engine: str = __version__
     format: int = FORMAT_VERSION
 
@@ -39,11 +44,12 @@ class Replay:
             lenient=game.lenient,
             date=game.date,
             actions=tuple(game.actions),
+            house_rules=game.house.names,
         )
 
     def to_dict(self) -> dict:
         """The JSON-ready form."""
-        return {
+        record = {
             "format": self.format,
             "engine": self.engine,
             "seed": self.seed,
@@ -53,6 +59,9 @@ class Replay:
             "lenient": self.lenient,
             "actions": [[t, a] for t, a in self.actions],
         }
+        if self.house_rules:
+            record["house_rules"] = list(self.house_rules)
+        return record
 
     def to_json(self) -> str:
         """Compact JSON text; ``Replay.from_json`` reads it back."""
@@ -74,7 +83,7 @@ class Replay:
             raise ReplayError("a replay is a JSON object")
         if isinstance(data.get("engine"), str):
             check_engine(data["engine"])  # an older record may have other fields: say so first
-        missing, extra = _FIELDS - data.keys(), data.keys() - _FIELDS
+        missing, extra = _FIELDS - data.keys(), data.keys() - _FIELDS - _OPTIONAL
         if missing or extra:
             raise ReplayError(f"fields missing {sorted(missing)} or unknown {sorted(extra)}")
         if not isinstance(data["engine"], str):
@@ -100,13 +109,19 @@ class Replay:
             lenient=data["lenient"],
             date=date,
             actions=_check_actions(data["actions"]),
+            house_rules=_check_house_rules(data["house_rules"]) if "house_rules" in data else (),
         )
 
     def game(self) -> Game:
         """A new game with this record's seed and settings, before any action."""
         try:
             game = Game(
-                self.seed, mode=self.mode, speed=self.speed, lenient=self.lenient, date=self.date
+                self.seed,
+                mode=self.mode,
+                speed=self.speed,
+                lenient=self.lenient,
+                date=self.date,
+                house_rules=self.house_rules,
             )
         except EwarError as error:
             raise ReplayError(str(error)) from None
@@ -137,6 +152,20 @@ def check_engine(engine: object) -> None:
             f"the game was made by engine {engine!r}; this is engine "
             f"{__version__}, which would not replay it the same"
         )
+
+
+def _check_house_rules(names: object) -> tuple[str, ...]:
+    """A record's house rules: a non-empty list of distinct known names, in the canonical order
+    (the order ``Replay.to_dict`` writes), or absent; anything else is refused."""
+    if not isinstance(names, list) or not names:
+        raise ReplayError(f"house_rules must be a non-empty list of rule names, not {names!r}")
+    try:
+        checked = check_house_rules(names)
+    except EwarError as error:
+        raise ReplayError(str(error)) from None
+    if list(checked) != names:
+        raise ReplayError(f"house_rules must be listed in the order {list(checked)!r}")
+    return checked
 
 
 def _check_actions(actions: object) -> tuple[tuple[int, str], ...]:
@@ -186,6 +215,7 @@ def verify(replay: Replay) -> dict:
         "date": game.date,
         "speed": game.speed,
         "lenient": game.lenient,
+        "house_rules": list(game.house.names),
         "daily": game.mode == DAILY,
         "engine_version": __version__,
         "wrong_slaps": game.wrong_slaps,

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from .cards import PAY_VALUE, rank_of
 from .errors import IllegalActionError
+from .house_rules import HouseRules
 from .log import (
     ChallengePassed,
     Flip,
@@ -43,6 +44,7 @@ class Table:
         "challenger",
         "collector",
         "eliminated",
+        "house",
         "last_player",
         "lenient",
         "log",
@@ -56,7 +58,14 @@ class Table:
         "winner",
     )
 
-    def __init__(self, packs: Iterable[Iterable[int]], first: int, *, lenient: bool = False):
+    def __init__(
+        self,
+        packs: Iterable[Iterable[int]],
+        first: int,
+        *,
+        lenient: bool = False,
+        house: HouseRules | None = None,
+    ):
         self.packs = [deque(pack) for pack in packs]
         self.total = sum(len(pack) for pack in self.packs)
         self.pile: list[int] = []
@@ -71,6 +80,7 @@ class Table:
         self.strikes = [0] * len(self.packs)
         self.slaps_won = [0] * len(self.packs)
         self.lenient = lenient
+        self.house = house or None  # the house rules' extra patterns (house_rules.py), if any
         self.winner: int | None = None
         self.log: list[LogEntry] = []
 
@@ -87,13 +97,14 @@ class Table:
         return self.pile[self.burned :]
 
     def pattern(self) -> str | None:
-        """``double`` or ``sandwich`` if the face-up top of the pile shows one."""
+        """``double`` or ``sandwich`` if the face-up top of the pile shows one, else the house
+        rules' pattern if any shows (a house rule's name)."""
         pile, up = self.pile, len(self.pile) - self.burned
         if up >= 2 and rank_of(pile[-1]) == rank_of(pile[-2]):
             return DOUBLE
         if up >= 3 and rank_of(pile[-1]) == rank_of(pile[-3]):
             return SANDWICH
-        return None
+        return self.house.pattern(pile, self.burned) if self.house else None
 
     def near_miss(self) -> bool:
         """True when the top nearly shows a pattern (ranks one apart): a tempting wrong slap."""
@@ -103,7 +114,9 @@ class Table:
         top = rank_of(pile[-1])
         if abs(top - rank_of(pile[-2])) == 1:
             return True
-        return up >= 3 and abs(top - rank_of(pile[-3])) == 1
+        if up >= 3 and abs(top - rank_of(pile[-3])) == 1:
+            return True
+        return bool(self.house) and self.house.near_miss(pile, self.burned)
 
     def next_with_cards(self, seat: int) -> int | None:
         """The next seat clockwise after ``seat`` that has cards (``seat`` itself last)."""

@@ -14,7 +14,16 @@ from .replay import Replay
 # The fields of an event that a timeline mark keeps (the face-up cards are left to the table).
 _MARKED = {
     "slap_won": ("seat", "pattern", "reaction_ms"),
-    "wrong_slap": ("seat", "reason", "pattern", "by", "ms", "burned", "out_of_cards"),
+    "wrong_slap": (
+        "seat",
+        "reason",
+        "pattern",
+        "by",
+        "ms",
+        "burned",
+        "out_of_cards",
+        "house_rules",
+    ),
     "late_slap": ("seat", "pattern", "by", "ms"),
     "player_eliminated": ("seat",),
     "game_over": ("won", "winner", "score", "reason"),
@@ -64,6 +73,7 @@ class Watch:
             "date": record.date,
             "speed": record.speed,
             "lenient": record.lenient,
+            "house_rules": list(record.house_rules),
             "marks": self.marks,
         }
 

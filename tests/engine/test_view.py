@@ -24,6 +24,7 @@ VIEW_KEYS = {
     "date",
     "speed",
     "lenient",
+    "house_rules",
     "clock",
     "wake_at",
     "seats",

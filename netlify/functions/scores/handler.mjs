@@ -36,8 +36,8 @@ import { cdnPurger } from "./purge.mjs";
 import { ClaimTaken, REPLAY_DAYS, ScoreStore, TOP } from "./store.mjs";
 import {
   canonicalJson,
+  checkBoardDate,
   checkContentType,
-  checkDate,
   checkId,
   checkSubmission,
   parseDate,
@@ -184,7 +184,7 @@ export function createScoresHandler({
 
   async function get(request) {
     const url = new URL(request.url);
-    const date = checkDate(url.searchParams.get("date"), now());
+    const date = checkBoardDate(url.searchParams.get("date"), now());
     if (url.searchParams.has("id")) {
       return json(200, await storeNow().view(date, checkId(url.searchParams.get("id"))), PRIVATE_CACHE);
     }
@@ -196,7 +196,7 @@ export function createScoresHandler({
 
   async function rank(request) {
     const url = new URL(request.url);
-    const date = checkDate(url.searchParams.get("date"), now());
+    const date = checkBoardDate(url.searchParams.get("date"), now());
     const id = checkId(url.searchParams.get("id"));
     const mine = await storeNow().yours(date, id);
     // Not there (yet): its post may be on its way, so the browser must ask again, not keep the "not there".

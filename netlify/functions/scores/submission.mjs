@@ -109,6 +109,17 @@ export function dateWindow(nowMs) {
   return [utcDay(nowMs), utcDay(nowMs - DAY_MS)];
 }
 
+/**
+ * A day whose board may be read: any day up to today (UTC) at nowMs. Past days stay readable, so a daily that can no
+ * longer be sent keeps its board, and the page offers its deal again as practice from it.
+ */
+export function checkBoardDate(text, nowMs) {
+  const date = parseDate(text);
+  if (!date) reject(400, "invalid_date", "The date must be a calendar day written YYYY-MM-DD.");
+  if (date > utcDay(nowMs)) reject(400, "date_out_of_window", "The board of a day to come is not open yet.");
+  return date;
+}
+
 export function checkDate(text, nowMs) {
   const date = parseDate(text);
   if (!date) reject(400, "invalid_date", "The date must be a calendar day written YYYY-MM-DD.");

@@ -22,7 +22,8 @@ export function createGames({ events, storage, bridge, actuator, result, dealLin
   /**
    * What to deal for a choice: the daily is scored once a day (its first start counts); after that, Daily deals
    * the same deal as practice. options: {mode: "daily"}, {mode: "guided"} or
-   * {mode: "practice", seed?, speed?, lenient?}.
+   * {mode: "practice", seed?, speed?, lenient?, houseRules?} or {mode: "pastDaily", date}: a daily that can no
+   * longer be sent, played again as practice with that date's deal and computer players.
    */
   function dealFor(options) {
     if (options.mode === "daily") {
@@ -40,6 +41,12 @@ export function createGames({ events, storage, bridge, actuator, result, dealLin
         { scored: false, date, dailyPractice: true },
       ];
     }
+    if (options.mode === "pastDaily") {
+      return [
+        { mode: "practice", date: options.date },
+        { scored: false, date: options.date, pastDaily: true },
+      ];
+    }
     if (options.mode === "guided") {
       return [
         { mode: "practice", seed: randomSeed(), ...GUIDED },
@@ -52,6 +59,7 @@ export function createGames({ events, storage, bridge, actuator, result, dealLin
       seed: options.seed ?? randomSeed(),
       speed: options.speed ?? settings.speed,
       lenient: options.lenient ?? settings.lenient,
+      houseRules: options.houseRules ?? settings.houseRules ?? [],
     };
     return [start, { scored: false, date: null }];
   }
@@ -153,8 +161,11 @@ export function createGames({ events, storage, bridge, actuator, result, dealLin
     let text;
     if (view.mode === "daily") text = t("app.dealDaily", { date: formatDate(view.date), seed });
     else if (current?.dailyPractice) text = t("app.dealDailyPractice", { date: formatDate(current.date), seed });
+    else if (current?.pastDaily) text = t("app.dealPastDaily", { date: formatDate(current.date), seed });
     else if (current?.guided) text = t("app.dealGuided", { seed });
     else text = t("app.dealPractice", { seed, speed: t(`speed.${view.speed}`) });
+    const rules = view.house_rules ?? [];
+    if (rules.length) text = t("app.dealHouse", { deal: text, rules: rules.map((r) => t(`pattern.${r}`)).join(", ") });
     dealLine.textContent = text;
   }
 
@@ -180,7 +191,14 @@ export function createGames({ events, storage, bridge, actuator, result, dealLin
     /** Starts the deal of the game on the table again, as practice. */
     replayDeal() {
       const view = game.view();
-      return start({ mode: "practice", seed: view.seed, speed: view.speed, lenient: view.lenient });
+      if (current?.pastDaily) return start({ mode: "pastDaily", date: current.date });
+      return start({
+        mode: "practice",
+        seed: view.seed,
+        speed: view.speed,
+        lenient: view.lenient,
+        houseRules: view.house_rules ?? [],
+      });
     },
     resign,
     leave,

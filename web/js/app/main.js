@@ -102,6 +102,12 @@ async function boot() {
       const lock = JSON.parse(engine.bridge.practice_lock(seed, Date.now()));
       return lock && !storage.dailyRecord(lock.date) ? lock : null;
     },
+    houseRules: JSON.parse(engine.bridge.house_rule_names()),
+  });
+  // An earlier day's board offers its daily again, as practice, once it can no longer be sent (the engine says).
+  events.on("play-past-daily", ({ date }) => {
+    const open = JSON.parse(engine.bridge.practice_lock(engine.bridge.daily_seed(date), Date.now()));
+    if (open === null) flow.choose({ mode: "pastDaily", date });
   });
   const openMenu = () => menu.open({ running: games.current() });
   const watching = createWatching({

@@ -13,8 +13,16 @@ export const PANELS = Object.freeze(["loading", "menu", "result", null]);
  * - game-finished: {view, replay, scored, date}, once per game, when the engine says it is over;
  * - leaderboard-changed: {reason}, when scores were settled elsewhere (the service worker sent the outbox).
  * - player-forgotten: {forgotten, entries, boards}, when the server forgot this device (forget me).
+ * - play-past-daily: {date}, when the player asks an earlier day's board for its daily again (as practice).
  */
-export const EVENTS = Object.freeze(["state", "language", "game-finished", "leaderboard-changed", "player-forgotten"]);
+export const EVENTS = Object.freeze([
+  "state",
+  "language",
+  "game-finished",
+  "leaderboard-changed",
+  "player-forgotten",
+  "play-past-daily",
+]);
 
 function checkEvent(name) {
   if (!EVENTS.includes(name)) throw new TypeError(`unknown app event ${JSON.stringify(name)}`);

@@ -21,6 +21,7 @@ export const DEFAULT_SETTINGS = Object.freeze({
   sound: true,
   language: null,
   lenient: false,
+  houseRules: [], // the house rules switched on for practice (their engine names)
 });
 function memoryBackend() {
   const items = new Map();

@@ -20,6 +20,7 @@ const HELP = [
   ["ul", ["help.rules.slap.2", "help.rules.slap.3"]],
   ["p", "help.rules.slap.4"],
   ["p", "help.rules.slap.5"],
+  ["p", "help.rules.slap.house"],
   ["h4", "help.rules.wrong.heading"],
   ["p", "help.rules.wrong.1"],
   ["h4", "help.rules.out.heading"],

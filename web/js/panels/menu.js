@@ -3,7 +3,7 @@
 // history and the time to the next daily. It says what to start, never how.
 
 import { msToNextDaily, parseSeed, todayUtc } from "../base/deals.js";
-import { formatCountdown, formatDate, formatNumber, t } from "../base/i18n.js";
+import { formatCountdown, formatDate, formatNumber, t, translatePage } from "../base/i18n.js";
 import { drawHistory } from "../scores/chart-view.js";
 
 const TICK_MS = 1000;
@@ -11,9 +11,19 @@ const TICK_MS = 1000;
 /**
  * events: the app's emitter (the menu is shown while its state's panel is "menu"). onStart(choice) when the
  * player deals; onResume() to go back to the game; onGiveUp() to give it up; onSoundChange(on); lockedDeal(seed):
- * {date, opens_at} when that deal is a daily still open for the leaderboard (no rehearsal), else null.
+ * {date, opens_at} when that deal is a daily still open for the leaderboard (no rehearsal), else null. houseRules:
+ * the engine's names of the house rules practice may add (a switch each, in that order).
  */
-export function createMenu({ events, storage, onStart, onResume, onGiveUp, onSoundChange, lockedDeal = () => null }) {
+export function createMenu({
+  events,
+  storage,
+  onStart,
+  onResume,
+  onGiveUp,
+  onSoundChange,
+  lockedDeal = () => null,
+  houseRules = [],
+}) {
   const $ = (id) => document.getElementById(id);
   const form = $("menu-form");
   const modeButtons = [...document.querySelectorAll(".mode[data-mode]")];
@@ -24,6 +34,7 @@ export function createMenu({ events, storage, onStart, onResume, onGiveUp, onSou
   const note = $("menu-note");
   const start = $("start");
   const countdown = $("menu-countdown");
+  const houseSwitches = drawHouseSwitches($("house-rules"), houseRules);
   let mode = "daily";
   let running = null; // what the game on the table is ({scored, dailyPractice, ...}), or null
   let restoreFailed = null;
@@ -86,14 +97,20 @@ export function createMenu({ events, storage, onStart, onResume, onGiveUp, onSou
     return seed === null ? null : lockedDeal(seed);
   }
 
-  /** What the player chose: {mode, seed|null, speed, lenient}, or null if the deal number is invalid or locked. */
+  /** The house rules switched on, in the engine's order. */
+  const chosenHouseRules = () => houseSwitches.filter((input) => input.checked).map((input) => input.value);
+
+  /**
+   * What the player chose: {mode, seed|null, speed, lenient, houseRules}, or null if the deal number is invalid or
+   * locked.
+   */
   function choice() {
     if (mode === "daily") return { mode: "daily" };
     const text = deal.value.trim();
     const seed = text ? parseSeed(text) : null;
     if (text && seed === null) return null;
     if (lockOf(text)) return null;
-    return { mode: "practice", seed, speed: speed.value, lenient: lenient.checked };
+    return { mode: "practice", seed, speed: speed.value, lenient: lenient.checked, houseRules: chosenHouseRules() };
   }
 
   function drawPaused() {
@@ -141,12 +158,17 @@ export function createMenu({ events, storage, onStart, onResume, onGiveUp, onSou
   const settings = storage.settings();
   speed.value = settings.speed;
   lenient.checked = Boolean(settings.lenient);
+  const savedRules = Array.isArray(settings.houseRules) ? settings.houseRules : [];
+  for (const input of houseSwitches) input.checked = savedRules.includes(input.value);
   sound.checked = Boolean(settings.sound);
   selectMode(sensibleMode());
 
   for (const button of modeButtons) button.addEventListener("click", () => selectMode(button.dataset.mode));
   speed.addEventListener("change", () => storage.saveSettings({ speed: speed.value }));
   lenient.addEventListener("change", () => storage.saveSettings({ lenient: lenient.checked }));
+  for (const input of houseSwitches) {
+    input.addEventListener("change", () => storage.saveSettings({ houseRules: chosenHouseRules() }));
+  }
   sound.addEventListener("change", () => {
     storage.saveSettings({ sound: sound.checked });
     onSoundChange(sound.checked);
@@ -175,4 +197,25 @@ export function createMenu({ events, storage, onStart, onResume, onGiveUp, onSou
   });
 
   return { open, setDeal, isOpen, isResumable: () => running !== null };
+}
+
+/** A switch for each house rule in `box` (before its note), named in words by the catalogs; the inputs. */
+function drawHouseSwitches(box, names) {
+  const note = box.querySelector(".house-note");
+  const inputs = names.map((name) => {
+    const label = document.createElement("label");
+    label.className = "check";
+    const input = document.createElement("input");
+    input.type = "checkbox";
+    input.value = name;
+    input.dataset.testid = `house-${name}`;
+    const words = document.createElement("span");
+    words.dataset.i18n = `menu.house.${name}`;
+    label.append(input, words);
+    box.insertBefore(label, note);
+    return input;
+  });
+  box.hidden = names.length === 0;
+  translatePage(box);
+  return inputs;
 }

@@ -67,10 +67,13 @@ export function boardRow(entry, { you = false, queued = false, testids = BOARD_T
 
 /**
  * Builds the panel's content once. handlers: onSubmit(nameText), onNameInput(nameText), onSelectDay(index),
- * onForget() (the "forget me" button).
- * Returns the drawing functions; nothing here decides anything.
+ * onForget() (the "forget me" button), onPickEarlier(date): a past day picked (YYYY-MM-DD, or "" when cleared),
+ * onPlayPast(): play the shown past daily again. Returns the drawing functions; nothing here decides anything.
  */
-export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDay, onForget }) {
+export function createLeaderboardView(
+  panel,
+  { onSubmit, onNameInput, onSelectDay, onForget, onPickEarlier = () => {}, onPlayPast = () => {} },
+) {
   const ids = { title: "lb-title", name: "lb-name", help: "lb-name-help", error: "lb-name-error", board: "lb-board" };
 
   const title = element("h3", { id: ids.title });
@@ -120,6 +123,15 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
   );
   const tablist = element("div", { className: "lb-tabs", role: "tablist" }, tabs);
 
+  // An earlier day's board (a daily no longer open for scores), and its deal to play again as practice.
+  const earlierInput = element("input", { type: "date", id: "lb-earlier", testid: "leaderboard-earlier" });
+  const earlierLabel = element("label", { for: "lb-earlier" });
+  const playPast = element("button", { type: "button", className: "lb-play-past", testid: "leaderboard-play-past" });
+  playPast.hidden = true;
+  const earlier = element("div", { className: "lb-earlier" }, [earlierLabel, earlierInput, playPast]);
+  earlierInput.addEventListener("change", () => onPickEarlier(earlierInput.value));
+  playPast.addEventListener("click", () => onPlayPast());
+
   const caption = element("caption");
   const headRow = element("tr");
   const head = element("thead", {}, [headRow]);
@@ -142,7 +154,7 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
   const forget = element("button", { type: "button", className: "lb-forget", testid: "forget-me" });
 
   panel.setAttribute("aria-labelledby", ids.title);
-  panel.append(title, nameGroup, status, chart, tablist, board, forget);
+  panel.append(title, nameGroup, status, chart, tablist, earlier, board, forget);
 
   forget.addEventListener("click", () => onForget());
   submit.addEventListener("click", () => onSubmit(nameInput.value));
@@ -172,6 +184,8 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
     help.textContent = t("leaderboard.nameHint");
     forget.textContent = t("leaderboard.forget");
     tablist.setAttribute("aria-label", t("leaderboard.days"));
+    earlierLabel.textContent = t("leaderboard.earlier");
+    playPast.textContent = t("leaderboard.playPast");
     drawTabs();
     headRow.replaceChildren(
       ...["rank", "name", "score", "time", "wrong"].map((key) =>
@@ -223,12 +237,21 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
     if (newlyRefused && status.offsetParent !== null) status.scrollIntoView({ block: "nearest" });
   }
 
+  /** The tab of `index` selected; an index past the tabs is the earlier day's board (no tab selected). */
   function selectTab(index) {
     tabs.forEach((tab, i) => {
       tab.setAttribute("aria-selected", String(i === index));
-      tab.tabIndex = i === index ? 0 : -1;
+      tab.tabIndex = i === index || (index >= tabs.length && i === 0) ? 0 : -1;
     });
-    board.setAttribute("aria-labelledby", tabs[index].id);
+    board.setAttribute("aria-labelledby", index < tabs.length ? tabs[index].id : "lb-earlier");
+  }
+
+  /** The earlier day's picker: the last day it offers (YYYY-MM-DD), the one shown ("" for none), and whether that
+   * day's deal may be played again now. */
+  function setEarlier({ max, value, playable }) {
+    earlierInput.max = max;
+    if (document.activeElement !== earlierInput) earlierInput.value = value;
+    playPast.hidden = !playable;
   }
 
   function gapRow() {
@@ -300,6 +323,7 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
     setForgetBusy,
     selectTab,
     drawTabs,
+    setEarlier,
     drawBoard,
     drawChart,
     setNote,

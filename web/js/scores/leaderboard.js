@@ -45,12 +45,14 @@ export const FORGET_ENDPOINT = `${ENDPOINT}/player`;
 
 /**
  * panel: the menu's #leaderboard element; storage: the page's storage; events: the app's emitter (the panel
- * follows the menu and the result, hears the language, finished dailies and scores settled elsewhere); ask: the
- * page's confirmation ({title, text, stay, leave}) → Promise<boolean> (true: go ahead).
+ * follows the menu and the result, hears the language, finished dailies and scores settled elsewhere; it emits
+ * "play-past-daily" {date} when the player asks to play an earlier day's daily again); ask: the page's
+ * confirmation ({title, text, stay, leave}) → Promise<boolean> (true: go ahead).
  */
 export function createLeaderboard({ panel, storage, events, ask }) {
   const home = { parent: panel.parentElement, next: panel.nextSibling };
-  let day = 0; // 0: today, 1: yesterday
+  let day = 0; // 0: today, 1: yesterday, 2: the earlier day picked
+  let earlier = null; // an earlier day (YYYY-MM-DD) whose board the player picked, or null
   let shown = { date: null, board: null, offline: false, failed: false, seenAt: null };
   let shownAt = 0;
   let asking = null; // the date of the latest board request
@@ -66,11 +68,15 @@ export function createLeaderboard({ panel, storage, events, ask }) {
     onNameInput: checkTyping,
     onSelectDay: selectDay,
     onForget: forgetMe,
+    onPickEarlier: pickEarlier,
+    onPlayPast: () => events.emit("play-past-daily", { date: dates()[2] }),
   });
 
+  /** Today and yesterday (the days open for scores), and the earlier day picked, if any. */
   const dates = () => {
     const today = todayUtc();
-    return [today, previousDay(today)];
+    const open = [today, previousDay(today)];
+    return earlier && earlier < open[1] ? [...open, earlier] : open;
   };
   const nickname = () => storage.settings().nickname ?? "";
 
@@ -219,6 +225,23 @@ export function createLeaderboard({ panel, storage, events, ask }) {
     render();
   }
 
+  /** A past day picked in the panel: its board is shown (a day still open for scores is its tab). */
+  function pickEarlier(date) {
+    const open = dates().slice(0, 2);
+    if (open.includes(date)) return selectDay(open.indexOf(date));
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || date >= open[1]) {
+      earlier = null;
+      if (day > 1) selectDay(0);
+      else render();
+      return;
+    }
+    earlier = date;
+    day = 2;
+    notice = null;
+    render();
+    loadBoard();
+  }
+
   function selectDay(index) {
     if (index === day) return;
     day = index;
@@ -289,10 +312,13 @@ export function createLeaderboard({ panel, storage, events, ask }) {
   }
 
   function render() {
+    if (day >= dates().length) day = 0; // the UTC day turned: the earlier day picked is yesterday now
     const date = dates()[day];
     const rec = recordFor(date);
     view.drawTabs(dates());
     view.selectTab(day);
+    const dayBefore = previousDay(dates()[1]);
+    view.setEarlier({ max: dayBefore, value: day === 2 ? date : "", playable: day === 2 });
     view.setSubmit({ mode: awaitingName() ? "send" : "save", busy: sending && rec?.state === "queued" });
     const status = statusFor(date, rec);
     view.setStatus(notice ?? say(status), notice ? "saved" : status.state);

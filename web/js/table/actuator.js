@@ -7,6 +7,7 @@ import {
   cardName,
   isWatching,
   isYou,
+  JOKER,
   parseCard,
   rankLabel,
   saidOf,
@@ -29,11 +30,24 @@ function createCardElement(card) {
   el.className = RED_SUITS.has(suit) ? "card red" : "card";
   el.dataset.card = card;
   el.setAttribute("role", "img");
+  if (rank === JOKER) return drawJoker(el, suit);
   const corner = `<span>${rankLabel(rank)}</span><svg aria-hidden="true"><use href="#suit-${suit}"/></svg>`;
   // What the card shows is drawn for the eye; its name (aria-label, "seven of hearts") is what is read.
   el.innerHTML =
     `<span class="card-corner" aria-hidden="true">${corner}</span>` +
     `<span class="card-face"><svg aria-hidden="true"><use href="#suit-${suit}"/></svg></span>` +
+    `<span class="card-corner end" aria-hidden="true">${corner}</span>`;
+  el.addEventListener("animationend", () => el.classList.remove(...SEATS.map((s) => `enter-${s}`)));
+  return el;
+}
+
+/** A Joker (the Jokers house rule): a star in its corners and on its face, red or black. */
+function drawJoker(el, colour) {
+  el.className = colour === "R" ? "card joker red" : "card joker";
+  const corner = `<span>${rankLabel(JOKER)}</span>`;
+  el.innerHTML =
+    `<span class="card-corner" aria-hidden="true">${corner}</span>` +
+    `<span class="card-face" aria-hidden="true">${rankLabel(JOKER)}</span>` +
     `<span class="card-corner end" aria-hidden="true">${corner}</span>`;
   el.addEventListener("animationend", () => el.classList.remove(...SEATS.map((s) => `enter-${s}`)));
   return el;

@@ -4,14 +4,17 @@
 import { t } from "../base/i18n.js";
 import { ruleNumbers } from "../base/rule-numbers.js";
 
-/** "7H" -> {rank: "7", suit: "H"}. */
+/** "7H" -> {rank: "7", suit: "H"}; a Joker of the Jokers house rule, "JKR" or "JKB" -> {rank: "JK", suit: "R"}. */
 export function parseCard(card) {
   return { rank: card.slice(0, -1), suit: card.slice(-1) };
 }
 
-/** "7H" -> "seven of hearts". */
+export const JOKER = "JK";
+
+/** "7H" -> "seven of hearts"; "JKR" -> "joker". */
 export function cardName(card) {
   const { rank, suit } = parseCard(card);
+  if (rank === JOKER) return t("card.joker");
   return t("card.name", { rank: t(`rank.${rank}`), suit: t(`suit.${suit}`) });
 }
 
@@ -86,6 +89,7 @@ export function wrongSlapWhy(e) {
     case "empty_pile":
       return t(`why.${e.reason}`);
     case "no_pattern": {
+      if (e.house_rules) return t("why.no_pattern.house"); // none of the rules in play showed
       const ranks = (e.cards ?? []).map((card) => rankLabel(parseCard(card).rank));
       if (ranks.length === 2) return t("why.no_pattern.two", { under: ranks[0], top: ranks[1] });
       if (ranks.length === 3) return t("why.no_pattern.three", { bottom: ranks[0], under: ranks[1], top: ranks[2] });
