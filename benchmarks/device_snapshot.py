@@ -214,8 +214,8 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     print(f"load average before: {load_average()} ({os.cpu_count()} cores)")
-    cdn_module = importlib.import_module("tools.builder.cdn")
     builder = load_build_module()
+    cdn_module = importlib.import_module(f"{builder.__name__}.cdn")
     with served_site(builder) as (url, site), sync_playwright() as playwright:
         stock_bare_page(site, ROOT / "node_modules" / "pyodide")
         with cdn_module.CdnProxy(url) as cdn:
