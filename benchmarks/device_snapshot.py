@@ -157,6 +157,40 @@ def cold_visits(playwright, cdn, runs: int) -> tuple[list[float], list[float]]:
     return bare, ours
 
 
+def device_against_kept(playwright, cdn, runs: int) -> dict[str, list[dict]]:
+    """Repeat visits of one profile taking turns: from the device's snapshot (the loader's own choice) and from
+    the build's snapshot as the worker kept it before issue 34 (?load=snapshot, fetched once first)."""
+    rows: dict[str, list[dict]] = {"device's snapshot": [], "build's, kept by the worker": []}
+    with fresh_profile(playwright.chromium, service_workers="allow") as context:
+        page = context.new_page()
+        load(page, cdn.url)
+        page.wait_for_function(MADE, timeout=MAKER_TIMEOUT_MS, polling=100)
+        page.close()
+        later_visit(context, cdn, cdn.url + "?load=snapshot", None)
+        for _ in range(runs):
+            for name, suffix in zip(rows, ("", "?load=snapshot"), strict=True):
+                rows[name].append(later_visit(context, cdn, cdn.url + suffix, None))
+    return rows
+
+
+def print_against_kept(rows: dict[str, list[dict]]) -> None:
+    print("\nRepeat visits taking turns (median ms from navigation; the page's marks):")
+    print(
+        f"  {'snapshot':<30}{'origin':>8}{'path chosen':>13}{'read':>8}{'restored':>10}{'ready':>8}"
+    )
+    for name, visits in rows.items():
+        marks = [visit["marks"] for visit in visits]
+
+        def mid(key: str, marks=marks) -> float:
+            return statistics.median(mark.get(key, float("nan")) for mark in marks)
+
+        ready = statistics.median(visit["ready"] for visit in visits)
+        print(
+            f"  {name:<30}{str(visits[-1]['origin']):>8}{mid('load-path-chosen'):13.0f}"
+            f"{mid('snapshot-read'):8.0f}{mid('restored'):10.0f}{ready:8.0f}"
+        )
+
+
 def print_bytes(columns: dict[str, list[dict]]) -> None:
     print(
         "\nFirst visit over the wire (bytes as the CDN stand-in sent them, headers included), by file:"
@@ -213,6 +247,12 @@ def main() -> int:
     options.add_argument("--visits", type=int, default=4)
     options.add_argument("--bare-runs", type=int, default=3)
     options.add_argument("--no-phone", action="store_true")
+    options.add_argument(
+        "--against-kept",
+        type=int,
+        default=4,
+        help="repeat visits of each snapshot, taking turns (0: none)",
+    )
     args = options.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -228,6 +268,11 @@ def main() -> int:
             }
             bare, ours_cold = cold_visits(playwright, cdn, args.bare_runs)
             phone = None if args.no_phone else profile_visits(playwright, cdn, 2, False, PHONE)
+            kept = (
+                device_against_kept(playwright, cdn, args.against_kept)
+                if args.against_kept
+                else None
+            )
     print_bytes(columns)
     print_visits(columns)
     bare_ms = statistics.median(bare)
@@ -254,6 +299,8 @@ def main() -> int:
             f" (renderers +{phone[0]['maker_memory'] / 2**20:.0f} MiB at the peak), visit 2"
             f" {phone[1]['ready'] / 1000:.2f} s ({phone[1]['path']}, {phone[1]['origin']})"
         )
+    if kept:
+        print_against_kept(kept)
     print(f"\nload average after: {load_average()}")
     return 0
 
