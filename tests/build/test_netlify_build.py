@@ -115,7 +115,9 @@ class TestNetlifyBuild:
         info = json.loads((ROOT / "dist" / "build-info.json").read_text())
         with zipfile.ZipFile(scores.zip_path) as archive:
             names = set(archive.namelist())
-        in_node = {name.replace("pyodide.asm.js", "pyodide.asm.mjs") for name in info["runtime_files"]}
+        in_node = {
+            name.replace("pyodide.asm.js", "pyodide.asm.mjs") for name in info["runtime_files"]
+        }
         assert {f"node_modules/pyodide/{name}" for name in in_node} <= names
         assert f"dist/{info['engine_wheel']}" in names and "dist/build-info.json" in names
         assert {"build/function/engine.snapshot", "build/function/engine.snapshot.json"} <= names
