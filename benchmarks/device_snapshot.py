@@ -262,7 +262,9 @@ def main() -> int:
     with served_site(builder) as (url, site), sync_playwright() as playwright:
         stock_bare_page(site, ROOT / "node_modules" / "pyodide")
         with cdn_module.CdnProxy(url) as cdn:
-            cold_visits(playwright, cdn, 1)  # not counted: the server's, the disk's and Chromium's first loads
+            cold_visits(
+                playwright, cdn, 1
+            )  # not counted: the server's, the disk's and Chromium's first loads
             columns = {
                 "navigator.connection": profile_visits(playwright, cdn, args.visits, False),
                 "no navigator.connection": profile_visits(playwright, cdn, args.visits, True),
