@@ -36,7 +36,7 @@ def tree(folder: Path) -> dict[str, str]:
 
 def web_files() -> dict[str, str]:
     """web/'s files as dist/ holds them: all but the service worker's template (the build writes it, filled
-    in, as sw.js)."""
+    in, as sw.js) and the snapshot maker's source (only bundled, as js/snapshot-maker.js)."""
     web = ROOT / "web"
     if not web.is_dir():
         return {}
@@ -45,7 +45,7 @@ def web_files() -> dict[str, str]:
         for rel, digest in tree(web).items()
         if "__pycache__" not in rel.split("/")
         and not rel.endswith((".pyc", ".DS_Store"))
-        and rel != "worker/worker.js"
+        and rel not in ("worker/worker.js", "worker/snapshot-maker.js")
     }
 
 
@@ -80,6 +80,7 @@ class TestDistContents:
             f"icons/{name}" for name in ICONS
         }  # the service worker, the app icons
         expected |= {"js/bundle.js", "js/engine-start.js"}  # the page's modules as two scripts
+        expected |= {"js/snapshot-maker.js"}  # and the worker that makes the snapshot on the device
         assert set(tree(built.dist)) == expected
 
     def test_web_is_copied_verbatim(self, built):
@@ -110,6 +111,7 @@ class TestDistContents:
             "pyodide_version",
             "engine_version",
             "runtime_files",
+            "device_snapshot_key",
             "snapshot",
             "build_id",
         ]

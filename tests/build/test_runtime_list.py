@@ -46,7 +46,9 @@ def test_the_function_bundle_includes_every_runtime_file(built_info):
         if entry.startswith("node_modules/pyodide/")
     }
     # package.json tells Node the package's own facts (its version); it is not a runtime file.
-    in_node = {name.replace("pyodide.asm.js", "pyodide.asm.mjs") for name in built_info["runtime_files"]}
+    in_node = {
+        name.replace("pyodide.asm.js", "pyodide.asm.mjs") for name in built_info["runtime_files"]
+    }
     assert from_pyodide - {"package.json"} == in_node
 
 

@@ -80,7 +80,7 @@ test("after a deploy the old copy's read stops and the new build's own copy is l
   const { read, cancelled } = workerCache({ "snapshot-old.bin.gz": old });
   createStorage().rememberSnapshotFile("snapshot-old.bin.gz");
   const choice = await chooseSnapshot(buildInfo("snapshot-new.bin.gz", old.length), readLastSnapshot());
-  assert.deepEqual(choice, { use: false, reason: "snapshot not held yet" });
+  assert.deepEqual(choice, { use: false, reason: "snapshot not made yet" });
   assert.deepEqual([...cancelled], ["snapshot-old.bin.gz"]);
   await new Promise((resolve) => setTimeout(resolve, 20));
   assert.ok(read["snapshot-old.bin.gz"] < 400, `read ${read["snapshot-old.bin.gz"]} of 400 pages`);
@@ -92,4 +92,58 @@ test("a build without a snapshot stops the early read too", async () => {
   const choice = await chooseSnapshot({}, readLastSnapshot());
   assert.deepEqual(choice, { use: false, reason: "no snapshot in this build" });
   assert.deepEqual([...cancelled], ["snapshot-old.bin.gz"]);
+});
+
+// The snapshot this device made (web/js/engine/device-snapshot.js), kept as the maker keeps it.
+const { readDeviceSnapshot } = await import("../../web/js/engine/device-snapshot.js");
+const { BODY_SHA256_HEADER, DEVICE_SNAPSHOT_KEY_HEADER, hexOf } = await import("../../web/common/kept-files.js");
+
+async function deviceCache(bytes, key, { damage = false } = {}) {
+  const packed = packZeroPages(bytes);
+  const sha256 = hexOf(await crypto.subtle.digest("SHA-256", packed.body));
+  if (damage) packed.body[packed.body.length >> 1] ^= 0xff;
+  const deleted = [];
+  globalThis.caches = {
+    async match(url, options) {
+      if (url !== `${BASE}device-snapshot.bin` || options?.cacheName !== "ewar.device-snapshot") return undefined;
+      if (deleted.length) return undefined;
+      const headers = {
+        [KEPT_RUNS_HEADER]: packed.runs,
+        [DEVICE_SNAPSHOT_KEY_HEADER]: key,
+        [BODY_SHA256_HEADER]: sha256,
+      };
+      return new Response(packed.body.slice(), { headers });
+    },
+    async open(name) {
+      return { delete: async (url) => deleted.push([name, url]) };
+    },
+  };
+  return deleted;
+}
+
+test("the snapshot this device made for this build is chosen first, and read back whole", async () => {
+  const bytes = heap(24);
+  await deviceCache(bytes, "key-now");
+  const info = { ...buildInfo("snapshot-a.bin.gz", bytes.length), device_snapshot_key: "key-now" };
+  const choice = await chooseSnapshot(info, Promise.resolve(null), readDeviceSnapshot());
+  assert.equal(choice.use, true);
+  assert.equal(choice.reason, "snapshot made on this device");
+  assert.deepEqual(await choice.device.read(), bytes);
+});
+
+test("one made for another build's wheel or runtime is never chosen, and is removed", async () => {
+  const deleted = await deviceCache(heap(8), "key-before");
+  const info = { ...buildInfo("snapshot-a.bin.gz", 8 * PAGE), device_snapshot_key: "key-now" };
+  const choice = await chooseSnapshot(info, Promise.resolve(null), readDeviceSnapshot());
+  assert.deepEqual(choice, { use: false, reason: "snapshot not made yet" });
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual(deleted, [["ewar.device-snapshot", `${BASE}device-snapshot.bin`]]);
+});
+
+test("a damaged one fails its read, so the loader falls back", async () => {
+  await deviceCache(heap(8), "key-now", { damage: true });
+  const info = { ...buildInfo("snapshot-a.bin.gz", 8 * PAGE), device_snapshot_key: "key-now" };
+  const choice = await chooseSnapshot(info, Promise.resolve(null), readDeviceSnapshot());
+  assert.equal(choice.use, true);
+  await assert.rejects(choice.device.read(), /damaged/);
 });

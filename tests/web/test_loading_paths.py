@@ -256,7 +256,7 @@ def test_a_build_without_a_snapshot_uses_micropip(tab):
 
 def test_a_first_visit_takes_micropip_then_repeats_take_the_snapshot_once_loaded(quiet_context):
     first = quiet_context.new_page()
-    assert chosen_path(first) == {"snapshot": False, "reason": "snapshot not held yet"}
+    assert chosen_path(first) == {"snapshot": False, "reason": "snapshot not made yet"}
     first.close()
     forced = quiet_context.new_page()
     assert (
@@ -273,4 +273,118 @@ def test_a_first_visit_takes_micropip_whatever_the_connection(tab, mbps):
     # 200 Mbps: navigator.connection reports downlink 10 (its cap), the "fast connection" of load-path.js.
     # The snapshot would still more than double the first visit's bytes (the 5 MB budget of issue 15).
     emulate_link(tab, mbps, 20)
-    assert chosen_path(tab) == {"snapshot": False, "reason": "snapshot not held yet"}
+    assert chosen_path(tab) == {"snapshot": False, "reason": "snapshot not made yet"}
+
+
+# ---------------------------------------------------------------------------------------------
+# The snapshot this device makes (web/worker/snapshot-maker.js, web/js/engine/device-snapshot.js)
+
+# Runs the maker's worker as the page does after a micropip visit, and answers what it said.
+MAKE_ON_DEVICE = """
+async () => {
+  const info = window.ewar.engine.buildInfo;
+  const worker = new Worker("js/snapshot-maker.js");
+  const answer = await new Promise((resolve) => {
+    worker.onmessage = (event) => resolve(event.data);
+    worker.onerror = (event) => resolve({ made: false, error: event.message });
+    worker.postMessage({ base: document.baseURI, key: info.device_snapshot_key, engineWheel: info.engine_wheel,
+      pyodideVersion: info.pyodide_version, engineVersion: info.engine_version });
+  });
+  worker.terminate();
+  return answer;
+}
+"""
+# Rewrites the kept snapshot: `how` is "damage" (a byte of its body changed) or "rekey" (made for another key).
+CHANGE_KEPT = """
+async (how) => {
+  const cache = await caches.open("ewar.device-snapshot");
+  const url = new URL("device-snapshot.bin", document.baseURI).href;
+  const hit = await cache.match(url);
+  const body = new Uint8Array(await hit.arrayBuffer());
+  const headers = new Headers(hit.headers);
+  if (how === "damage") body[body.length >> 1] ^= 0xff;
+  else headers.set("x-ewar-snapshot-key", "0000000000000000");
+  await cache.put(url, new Response(body, { headers }));
+}
+"""
+KEPT_KEY = """
+caches.open("ewar.device-snapshot")
+  .then((cache) => cache.match(new URL("device-snapshot.bin", document.baseURI).href))
+  .then((hit) => hit?.headers.get("x-ewar-snapshot-key") ?? null)
+"""
+
+
+def engine_of(page) -> list:
+    return page.evaluate(
+        "[window.ewar.engine.path, window.ewar.engine.reason, window.ewar.engine.origin]"
+    )
+
+
+def visit(context, query: str = "") -> tuple[object, dict]:
+    """A new page of the same browser (its Cache Storage and localStorage), loaded: (page, engine)."""
+    page = context.new_page()
+    return page, open_game(page, query)
+
+
+def play_and_close(page) -> None:
+    """Flips and slaps through the bridge (on test time: the page is closed after it)."""
+    actions = [kind for _t, kind in flip_and_slap(page)["actions"]]
+    assert "f" in actions and "s" in actions
+    page.close()
+
+
+def made_on_device(page, build_info) -> dict:
+    made = page.evaluate(MAKE_ON_DEVICE)
+    assert made["made"] is True, made
+    assert made["key"] == build_info["device_snapshot_key"]
+    assert (
+        made["kept"] < made["size"] <= 30 * 2**20 + 4096
+    )  # its zero pages left out; a restorable heap
+    return made
+
+
+def test_a_snapshot_made_on_the_device_is_restored_on_the_next_visit(quiet_context, build_info):
+    first, _ = visit(quiet_context, "?load=micropip")
+    made_on_device(first, build_info)
+    fetched = first.evaluate("performance.getEntriesByType('resource').map((r) => r.name)")
+    assert not any(name.endswith(".gz") for name in fetched)  # made, not downloaded
+    first.close()
+
+    # The next visit restores it, downloads neither a snapshot nor a wheel, and plays.
+    second, engine = visit(quiet_context)
+    assert (engine["path"], engine["reason"], engine["origin"]) == (
+        "snapshot",
+        "snapshot made on this device",
+        "device",
+    )
+    assert phases_shown(second) == ["runtime", "engine"]
+    fetched = second.evaluate("performance.getEntriesByType('resource').map((r) => r.name)")
+    assert not any(name.endswith((".gz", ".whl")) for name in fetched), fetched
+    play_and_close(second)  # the test clock stays with the context: its last page
+
+
+def test_a_devices_snapshot_made_for_another_build_or_damaged_falls_back_to_micropip(
+    quiet_context, build_info
+):
+    first, _ = visit(quiet_context, "?load=micropip")
+    made_on_device(first, build_info)
+    # Made for another build (its wheel or runtime): never restored, and removed at once.
+    first.evaluate(CHANGE_KEPT, "rekey")
+    first.close()
+    second = quiet_context.new_page()
+    assert chosen_path(second) == {"snapshot": False, "reason": "snapshot not made yet"}
+    second.wait_for_function(f"({KEPT_KEY}).then((key) => key === null)")
+    wait_ready_here = "document.body.dataset.state === 'ready'"
+    second.wait_for_function(wait_ready_here, timeout=READY_MS)
+
+    # Damaged in Cache Storage: its sha256 fails, micropip loads and plays, the copy is removed and not made
+    # again for this build.
+    made_on_device(second, build_info)
+    second.evaluate(CHANGE_KEPT, "damage")
+    second.close()
+    third, engine = visit(quiet_context)
+    assert engine["path"] == "micropip" and "damaged" in engine["reason"], engine
+    assert third.evaluate(KEPT_KEY) is None
+    failed = third.evaluate("localStorage.getItem('ewar.deviceSnapshotFailed')")
+    assert failed == build_info["device_snapshot_key"]
+    play_and_close(third)

@@ -49,9 +49,19 @@ async (paths) => {
 }
 """
 SCORES_API = re.compile(r"/api/scores\?")
-NOT_FETCHED_FOR_NEXT_VISIT = (
-    "performance.getEntriesByName('ewar:snapshot-not-fetched')[0]?.detail.reason ?? null"
-)
+# Resolves once the page has made this device's snapshot for the next visit (web/js/engine/device-snapshot.js).
+SNAPSHOT_MADE = """
+() => performance.getEntriesByName("ewar:device-snapshot-made")[0]?.detail
+  ?? performance.getEntriesByName("ewar:device-snapshot-failed")[0]?.detail
+"""
+
+
+def wait_snapshot_made(page) -> dict:
+    made = page.wait_for_function(SNAPSHOT_MADE, timeout=WORKER_MS).json_value()
+    assert made["made"] is True, made
+    return made
+
+
 NO_CONNECTION = "delete Navigator.prototype.connection;"  # as in Safari and Firefox
 
 
@@ -137,8 +147,10 @@ def finish_game(page) -> dict:
 def visited(browser, server_url: str) -> Iterator[tuple[object, object]]:
     """(context, page) after a first visit, once the worker controls the page with its whole cache: shared by
     the tests that go offline from there (each comes back online). The loader makes its own choice of path
-    (nothing forced): micropip on this first visit, and the worker does not download the snapshot. The browser
-    asks to save data, so the page does not fetch it for the next visit either (tested below)."""
+    (nothing forced): the engine's wheel unpacked on this first visit, and the worker does not download the
+    build's snapshot. The
+    page then makes this device's own for the next visit, though the browser asks to save data (it costs no
+    bytes)."""
     context = browser.new_context(base_url=server_url, bypass_csp=True)
     context.add_init_script(fake_connection(saveData=True, effectiveType="4g", downlink=10))
     try:
@@ -146,6 +158,7 @@ def visited(browser, server_url: str) -> Iterator[tuple[object, object]]:
         page.goto("/")
         wait_ready(page)
         wait_precached(page)
+        wait_snapshot_made(page)
         yield context, page
     finally:
         context.close()
@@ -165,7 +178,11 @@ def test_a_practice_game_loads_and_plays_offline(online, server_url, build_info)
     context, page = online
     status = wait_precached(page)
     assert status["buildId"] == build_info["build_id"]
-    assert page.evaluate(CACHE_NAMES) == [f"ewar-{build_info['build_id']}"]
+    # The build's cache, and the device's snapshot, kept apart (no build's activation deletes it).
+    assert sorted(page.evaluate(CACHE_NAMES)) == [
+        f"ewar-{build_info['build_id']}",
+        "ewar.device-snapshot",
+    ]
 
     loaded = go_offline_and_reload(context, page, server_url)
     paths = {r[0][len(server_url) - 1 :].split("?")[0] for r in loaded}
@@ -173,10 +190,11 @@ def test_a_practice_game_loads_and_plays_offline(online, server_url, build_info)
     assert page.evaluate("navigator.serviceWorker.controller !== null")
     types = page.evaluate(CONTENT_TYPES, list(SERVED_AS))
     assert types == SERVED_AS  # from the cache, offline
-    # The first visit took micropip; the worker holds that path's files, not the snapshot nobody used.
+    # The first visit unpacked the wheel; the worker holds every file but the build's snapshot nobody used.
+    # Offline, the second visit restores the snapshot this device made after the first.
     assert status["notYetUsed"] == [build_info["snapshot"]["file"]]
     engine = page.evaluate("[window.ewar.engine.path, window.ewar.engine.reason]")
-    assert engine == ["micropip", "snapshot not held yet"]
+    assert engine == ["snapshot", "snapshot made on this device"]
 
     first = start_from_menu(page, speed="fast", deal=PRACTICE_DEAL)
     assert (first["mode"], first["seed"]) == ("practice", PRACTICE_DEAL)
@@ -203,7 +221,8 @@ def test_the_worker_keeps_the_snapshot_once_the_page_has_used_it(online, server_
     assert kept["sha256"] == build_info["snapshot"]["sha256"]
     assert kept["kept"] < kept["size"] / 2  # more than half of the heap is zero pages
     # Offline, the loader's own choice is now the snapshot, from the worker's checked copy, which the page does
-    # not hash again.
+    # not hash again (the snapshot this device made, which it would choose first, is taken away here).
+    page.evaluate("caches.delete('ewar.device-snapshot')")
     context.add_init_script(COUNT_DIGESTS)
     go_offline_and_reload(context, page, server_url, query="?")
     assert page.evaluate(f"caches.match({json.dumps(snapshot)}).then((hit) => hit?.ok === true)")
@@ -257,13 +276,9 @@ def not_yet_used(page) -> list[str]:
     return page.evaluate("window.ewarOffline.status()")["notYetUsed"]
 
 
-def first_visit(browser, server_url, link: str, *, test_clock: bool, wait: bool = True):
-    """(context, page, requested urls) of a first visit over the link named, on a test clock or not (the test
-    clock's `performance` keeps no marks); once the page is ready, unless `wait` is false (several visits then
-    load side by side)."""
+def first_visit(browser, server_url, link: str):
+    """(context, page, requested urls) of a first visit over the link named, once the page is ready."""
     context = browser.new_context(base_url=server_url, service_workers="allow", bypass_csp=True)
-    if test_clock:
-        context.clock.install()  # the fetch waits NEXT_VISIT_FETCH_DELAY_MS (5 s) once the worker is in charge
     if link == "no navigator.connection":
         context.add_init_script(NO_CONNECTION)
     elif link == "saves data":
@@ -282,45 +297,45 @@ def first_visit(browser, server_url, link: str, *, test_clock: bool, wait: bool 
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url))
     page.goto("/", wait_until="commit")
-    if wait:
-        wait_ready(page)
+    wait_ready(page)
     return context, page, asked
 
 
-@pytest.mark.parametrize("link", ["fast", "no navigator.connection"])
-def test_a_first_visit_fetches_the_snapshot_for_the_next_once_the_game_is_playable(
+@pytest.mark.parametrize("link", ["fast", "no navigator.connection", "cellular"])
+def test_a_first_visit_makes_the_snapshot_on_the_device_and_the_next_restores_it(
     browser, server_url, build_info, link
 ):
-    context, page, asked = first_visit(browser, server_url, link, test_clock=True)
+    context, page, asked = first_visit(browser, server_url, link)
     try:
-        assert page.evaluate("'connection' in navigator") is (link == "fast")
-        snapshot_url = server_url + build_info["snapshot"]["file"]
-        # Not before the game is playable (a first visit's 5 MB), nor while the worker precaches.
-        assert snapshot_url not in asked
+        assert page.evaluate("'connection' in navigator") is (link != "no navigator.connection")
+        first = page.evaluate("[window.ewar.engine.path, window.ewar.engine.reason]")
+        assert first == [
+            "wheel",
+            "snapshot not made yet",
+        ]  # the engine's wheel unpacked: no installer
+        assert not [url for url in asked if url.endswith(build_info["micropip_wheel"])], asked
         wait_precached(page)
+        made = wait_snapshot_made(
+            page
+        )  # from the files the worker holds: no snapshot crosses the network
+        assert made["key"] == build_info["device_snapshot_key"]
+        assert not [url for url in asked if url.endswith(".gz")], asked
         assert not_yet_used(page) == [build_info["snapshot"]["file"]]
-        page.clock.fast_forward(8000)
-        deadline = time.monotonic() + WORKER_MS / 1000
-        while not_yet_used(page):  # fetched through the worker, which checks and keeps it
-            assert time.monotonic() < deadline, "the worker did not keep the snapshot"
-            page.wait_for_timeout(100)
-        assert snapshot_url in asked
-        # The page remembers the file, and the next visit starts reading the worker's copy as its load starts,
-        # before build-info.json has answered.
-        assert (
-            page.evaluate("localStorage.getItem('ewar.snapshotFile')")
-            == build_info["snapshot"]["file"]
-        )
+        # The next visit starts reading the kept snapshot as its load starts, before build-info.json answers.
         context.add_init_script(READS_IN_ORDER)
+        before = len(asked)
         page.reload()
         wait_ready(page)
-        engine = page.evaluate("[window.ewar.engine.path, window.ewar.engine.reason]")
-        assert engine == ["snapshot", "snapshot in the service worker's cache"]
+        engine = page.evaluate(
+            "[window.ewar.engine.path, window.ewar.engine.reason, window.ewar.engine.origin]"
+        )
+        assert engine == ["snapshot", "snapshot made on this device", "device"]
         order = page.evaluate("window.__reads")
-        kept_read = f"match /{build_info['snapshot']['file']}"
+        kept_read = "match /device-snapshot.bin"
         assert kept_read in order and order.index(kept_read) < order.index("build-info answered"), (
             order
         )
+        assert not [url for url in asked[before:] if url.endswith((".gz", ".whl"))], asked[before:]
     finally:
         context.close()
 
@@ -329,11 +344,13 @@ def test_a_first_visit_fetches_the_snapshot_for_the_next_once_the_game_is_playab
 READS_IN_ORDER = """
 window.__reads = [];
 const pathOf = (input) => new URL(String(input?.url ?? input), location.href).pathname;
-const match = CacheStorage.prototype.match;
-CacheStorage.prototype.match = function (request, options) {
-  window.__reads.push(`match ${pathOf(request)}`);
-  return match.call(this, request, options);
-};
+for (const kind of [CacheStorage, Cache]) {
+  const match = kind.prototype.match;
+  kind.prototype.match = function (request, options) {
+    window.__reads.push(`match ${pathOf(request)}`);
+    return match.call(this, request, options);
+  };
+}
 const fetchFirst = window.fetch;
 window.fetch = function (input, init) {
   const answer = fetchFirst.call(this, input, init);
@@ -341,33 +358,6 @@ window.fetch = function (input, init) {
   return answer;
 };
 """
-
-
-def test_saving_data_or_a_cellular_link_leaves_the_snapshot_alone(browser, server_url, build_info):
-    """Both first visits side by side, so that one wait covers both."""
-    links = {"saves data": "the browser asks to save data", "cellular": "a cellular link"}
-    visits = {
-        link: first_visit(browser, server_url, link, test_clock=False, wait=False) for link in links
-    }
-    try:
-        for _, page, _ in visits.values():
-            wait_ready(page)
-        for _, page, _ in visits.values():
-            wait_precached(page)
-        # a fetch would have started by now (5 s, then an idle moment)
-        next(iter(visits.values()))[1].wait_for_timeout(8000)
-        for link, reason in links.items():
-            _, page, asked = visits[link]
-            assert server_url + build_info["snapshot"]["file"] not in asked, link
-            assert not_yet_used(page) == [build_info["snapshot"]["file"]], link
-            assert page.evaluate(NOT_FETCHED_FOR_NEXT_VISIT) == reason
-            page.reload(wait_until="commit")
-        for link, (_, page, _) in visits.items():
-            wait_ready(page)
-            assert page.evaluate("window.ewar.engine.path") == "micropip", link
-    finally:
-        for context, _, _ in visits.values():
-            context.close()
 
 
 def test_the_daily_game_plays_offline_with_the_devices_utc_date(
@@ -672,8 +662,11 @@ def test_a_first_visit_costs_at_most_5_mb_and_the_daily_then_plays_offline(
         page = context.new_page()
         page.goto("/")
         wait_ready(page)
-        assert page.evaluate("window.ewar.engine.path") == "micropip"
+        assert page.evaluate("window.ewar.engine.path") == "wheel"
         wait_precached(page)
+        wait_snapshot_made(
+            page
+        )  # what the next visit needs, made here: counted, though it costs nothing
         sent = cdn.take_ledger()
         total = sum(size for *_, size in sent)
         biggest = sorted(sent, key=lambda entry: -entry[3])[:6]
@@ -681,6 +674,7 @@ def test_a_first_visit_costs_at_most_5_mb_and_the_daily_then_plays_offline(
         assert "/" + build_info["snapshot"]["file"] not in [path for _, path, _, _ in sent]
 
         go_offline_and_reload(context, page, cdn.url)
+        assert page.evaluate("window.ewar.engine.origin") == "device"
         first = start_from_menu(page, mode="daily")
         assert first["mode"] == "daily" and first["seed"] is not None
     finally:

@@ -26,10 +26,20 @@ BUNDLE = "js/bundle.js"
 ENGINE_START = "js/engine-start.js"
 # Each script the build bundles, and its entry module: the engine's load starts from a script of its own, which the
 # page runs before the styles have arrived (async, first in <head>); the app's waits for the document (defer).
-ENTRIES = {ENGINE_START: "web/js/engine/start.js", BUNDLE: "web/js/app/main.js"}
-# The page's modules: web/js, and web/common (shared with the worker and the function).
+# The memory snapshot's maker runs in a classic dedicated worker the page starts once its game is idle (classic, to
+# load Pyodide's classic runtime with importScripts: the file the page already holds).
+SNAPSHOT_MAKER = "js/snapshot-maker.js"
+ENTRIES = {
+    ENGINE_START: "web/js/engine/start.js",
+    BUNDLE: "web/js/app/main.js",
+    SNAPSHOT_MAKER: "web/worker/snapshot-maker.js",
+}
+# The page's modules: web/js, and web/common (shared with the worker and the function); and the maker's source.
 BUNDLED_FOLDERS = ("js", "common")
-# The scripts the page loads itself: the classic early.js (first) and the two bundles.
+BUNDLED_FILES = ("worker/snapshot-maker.js",)
+# Sources under web/ that reach dist/ only inside a bundle (copy_web leaves them out).
+BUNDLED_ONLY = frozenset(BUNDLED_FILES)
+# The scripts the page loads itself: the classic early.js (first) and the bundles.
 PAGE_SCRIPTS = frozenset({*ENTRIES, "js/app/early.js"})
 
 
@@ -40,6 +50,7 @@ def esbuild_version(root: Path) -> str:
 
 def bundle_inputs(ctx: Context) -> Inputs:
     files = [path for folder in BUNDLED_FOLDERS for path in files_under(ctx.root / "web" / folder)]
+    files += [ctx.root / "web" / rel for rel in BUNDLED_FILES]
     return Inputs(files, {"esbuild": esbuild_version(ctx.root), "entries": ENTRIES})
 
 
@@ -91,7 +102,9 @@ def classic_runtime(root: Path, module: Path, out: Path) -> None:
             "--format=iife",
             f"--global-name={CLASSIC_RUNTIME_GLOBAL}",
             f"--define:import.meta.url={CLASSIC_RUNTIME_URL}",
-            f"--banner:js=var {CLASSIC_RUNTIME_URL} = document.currentScript.src;",
+            # In a worker (the snapshot maker: importScripts) there is no script element; the worker sets the URL.
+            f"--banner:js=var {CLASSIC_RUNTIME_URL} = self.document ? document.currentScript.src"
+            f" : self.{CLASSIC_RUNTIME_URL};",
             "--minify-whitespace",
             "--charset=utf8",
             "--log-level=warning",

@@ -15,7 +15,7 @@ import tomllib
 import zipfile
 from pathlib import Path, PurePosixPath
 
-from .bundle import classic_runtime, esbuild_version, is_bundled_module
+from .bundle import BUNDLED_ONLY, classic_runtime, esbuild_version, is_bundled_module
 from .pipeline import BuildError, Context, Inputs, fingerprint
 from .toolchain import files_under, run_quiet
 
@@ -237,6 +237,7 @@ def pyodide_inputs(ctx: Context) -> Inputs:
             "records": ["pyodide_version", "runtime_files"],
             "copied": copied,
             "esbuild": esbuild_version(ctx.root),
+            "classic_runtime": "page or worker",  # the script's own URL read in a worker too
         },
     )
 
@@ -315,6 +316,8 @@ def copy_web(ctx: Context) -> None:
             raise BuildError(f"web/{BUILD_INFO} would be overwritten by the build")
         if rel == WORKER_TEMPLATE:
             continue  # the service_worker step writes it, filled in, as dist/sw.js
+        if rel in BUNDLED_ONLY:
+            continue  # reaches dist/ only bundled (the bundle step)
         ctx.put_file(rel, path)
 
 
@@ -358,10 +361,32 @@ def content_hash(outputs: dict[str, str]) -> str:
     return hashlib.sha256(lines.encode()).hexdigest()[:16]
 
 
+# What a memory snapshot made on the device depends on, besides the runtime's files and the engine's wheel: the
+# script that makes it (web/worker/snapshot-maker.js and the host it bundles).
+DEVICE_SNAPSHOT_MAKER = "js/snapshot-maker.js"
+
+
+def device_snapshot_key(ctx: Context) -> str:
+    """A hash over the files a snapshot made on the device holds or was made by (the engine's wheel, Pyodide's
+    runtime files, the maker's script): the page restores a snapshot it made only under the same key, so never
+    with another build's wheel or runtime. A change elsewhere (styles, catalogs) keeps the key."""
+    files = [
+        ctx.info["engine_wheel"],
+        *(f"pyodide/{name}" for name in sorted(ctx.info["runtime_files"])),
+        DEVICE_SNAPSHOT_MAKER,
+    ]
+    absent = [rel for rel in files if rel not in ctx.outputs]
+    if absent:
+        raise BuildError(f"the device snapshot's key needs {absent}, not in dist/")
+    lines = "".join(f"{rel}\t{ctx.outputs[rel]}\n" for rel in files)
+    return hashlib.sha256(f"{ctx.info['pyodide_version']}\n{lines}".encode()).hexdigest()[:16]
+
+
 def write_build_info(ctx: Context) -> None:
     missing = [key for key in INFO_ORDER if key not in ctx.info]
     if missing:
         raise BuildError(f"build-info is missing {missing}: a step did not run")
+    ctx.info["device_snapshot_key"] = device_snapshot_key(ctx)
     ctx.info["build_id"] = content_hash(ctx.outputs)
     keys = [*INFO_ORDER, *sorted(set(ctx.info) - set(INFO_ORDER) - {"build_id"}), "build_id"]
     # Nested facts with sorted keys: a skipped step's facts come back from the state file

@@ -61,7 +61,7 @@ function parseRuns(header) {
 }
 
 /**
- * Rebuilds what packZeroPages packed, as the body's chunks arrive: {size, add(chunk), bytes()}; bytes() is the
+ * Rebuilds what packZeroPages packed, as the body's chunks arrive: {size, kept, add(chunk), bytes()}; bytes() is the
  * whole, zeros in place, once every run is filled. Throws when the chunks and the runs do not fit together.
  */
 export function zeroPagesReader(header) {
@@ -71,6 +71,8 @@ export function zeroPagesReader(header) {
   let filled = 0; // of runs[run]
   return {
     size,
+    /** The body's length: the bytes of every run kept. */
+    kept: runs.reduce((total, [, length]) => total + length, 0),
     add(chunk) {
       let read = 0;
       while (read < chunk.length) {
@@ -88,4 +90,23 @@ export function zeroPagesReader(header) {
       return bytes;
     },
   };
+}
+
+// The memory snapshot this device made itself (web/worker/snapshot-maker.js), kept apart from the service worker's
+// per-build caches (whose names start "ewar-" and go with their build): one entry for the whole origin, replaced
+// when the build's runtime or engine changes.
+
+/** The Cache Storage cache of the device's snapshot, and the URL it is kept under (nothing is served there). */
+export const DEVICE_SNAPSHOT_CACHE = "ewar.device-snapshot";
+export const DEVICE_SNAPSHOT_PATH = "device-snapshot.bin";
+
+/** build-info's device_snapshot_key the snapshot was made for: the engine's wheel and Pyodide's files, by hash. */
+export const DEVICE_SNAPSHOT_KEY_HEADER = "x-ewar-snapshot-key";
+
+/** The sha256 of the kept body, taken as it was kept: a damaged copy is not restored. */
+export const BODY_SHA256_HEADER = "x-ewar-body-sha256";
+
+/** Lowercase hex of a buffer's bytes. */
+export function hexOf(buffer) {
+  return Array.from(new Uint8Array(buffer), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }

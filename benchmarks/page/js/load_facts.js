@@ -13,6 +13,7 @@
     ],
     path: window.ewar?.engine?.path ?? null,
     reason: window.ewar?.engine?.reason ?? null,
+    origin: window.ewar?.engine?.origin ?? null, // a snapshot's: "device" (made by this browser) or "build"
     connection: navigator.connection ? navigator.connection.effectiveType : null,
     // Where the time went: the page's own marks (ms from navigation), the DOM's milestones and the measures.
     marks: Object.fromEntries([

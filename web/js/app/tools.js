@@ -20,6 +20,7 @@ export function exposeToTools({ games, watching, announcer, missingKeys, languag
     engine: {
       path: engine.path,
       reason: engine.reason,
+      origin: engine.origin ?? null, // a snapshot's: "device" (made here) or "build"
       version: String(engine.bridge.ENGINE_VERSION),
       buildInfo: engine.buildInfo,
       installer: engine.installer ?? null,

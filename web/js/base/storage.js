@@ -9,7 +9,8 @@ const KEY_SCORES = "ewar.scores"; // {date: the daily's submission record}
 const KEY_BOARDS = "ewar.leaderboards"; // {date: {board, seenAt}}
 const KEY_LOAD_PATH = "ewar.load"; // "snapshot" | "micropip" | "auto": forces the loader's path (tests, tools)
 const KEY_SNAPSHOT_SEEN = "ewar.snapshotLoaded"; // sha256 of the last memory snapshot this browser loaded
-const KEY_SNAPSHOT_FILE = "ewar.snapshotFile"; // its file, or the one fetched for the next visit: read as a load starts
+const KEY_SNAPSHOT_FILE = "ewar.snapshotFile"; // its file: read as a load starts
+const KEY_DEVICE_SNAPSHOT_FAILED = "ewar.deviceSnapshotFailed"; // the device_snapshot_key whose snapshot failed here
 const KEY_RUNNING = "ewar.game"; // the game on the table: {replay, clock, about, timeline, savedAt}
 const KEY_WELCOMED = "ewar.welcomed"; // set once the first visit's welcome was shown
 const KEY_PLAYER = "ewar.player"; // this device's random player id, sent with its dailies (friends' boards)
@@ -208,6 +209,8 @@ export function createStorage(backend = sharedBackend()) {
   const snapshotSeen = () => readText(backend, KEY_SNAPSHOT_SEEN);
   const snapshotFileSeen = () => readText(backend, KEY_SNAPSHOT_FILE);
   const rememberSnapshotFile = (file) => writeText(backend, KEY_SNAPSHOT_FILE, file);
+  const deviceSnapshotFailed = () => readText(backend, KEY_DEVICE_SNAPSHOT_FAILED);
+  const rememberDeviceSnapshotFailure = (key) => writeText(backend, KEY_DEVICE_SNAPSHOT_FAILED, key);
   const rememberSnapshot = (sha256, file) => {
     writeText(backend, KEY_SNAPSHOT_SEEN, sha256);
     rememberSnapshotFile(file);
@@ -240,6 +243,8 @@ export function createStorage(backend = sharedBackend()) {
     snapshotFileSeen,
     rememberSnapshotFile,
     rememberSnapshot,
+    deviceSnapshotFailed,
+    rememberDeviceSnapshotFailure,
   };
 }
 

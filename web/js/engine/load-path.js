@@ -1,11 +1,11 @@
-// Which way the engine loads: the build's Pyodide memory snapshot (every ewar module already imported) or plain
-// Pyodide + micropip + the engine wheel, and why. build-info.json names the snapshot ("snapshot": file, size,
-// sha256, pyodide_version, engine_version); the loader uses it only when it matches this runtime and this build,
-// and falls back to micropip on any failure.
+// Which way the engine loads: a Pyodide memory snapshot (every ewar module already imported: the one this device
+// made, or the build's) or plain Pyodide and the engine's wheel, and why. build-info.json names the build's
+// snapshot ("snapshot": file, size, sha256, pyodide_version, engine_version) and the key a device's must have
+// (device_snapshot_key); the loader uses one only when it matches this runtime and this build, and falls back to
+// micropip on any failure.
 
 import { createStorage } from "../base/storage.js";
 import { keptCopy, pageUrl } from "./downloads.js";
-import { reasonNotToFetch } from "./next-visit.js";
 
 const storage = createStorage();
 const LOAD_CHOICES = ["auto", "snapshot", "micropip"];
@@ -28,17 +28,30 @@ export function readLastSnapshot() {
 }
 
 /**
- * {use, cached, reason}: whether to load from the snapshot (cached: the worker's copy, keptCopy's, if it holds
- * one). `early` is readLastSnapshot()'s promise, used when it read the file this build names. The
- * snapshot (~6 MB more than the micropip path, several seconds less Python start-up) is used:
- * - when the service worker has it (repeat visits, offline), or this browser loaded this very snapshot before
- *   (so its HTTP cache most likely holds it);
- * - never on a first visit: it would more than double the first visit's download (a phone's first visit stays
- *   under 5 MB, docs/performance.md). Once the game is playable and the page idle, the visit fetches it in the
- *   background for the next one (fetchSnapshotForNextVisit), and the worker keeps it.
+ * {use, device, cached, reason}: whether to load from a snapshot, and which. `early` is readLastSnapshot()'s
+ * promise, used when it read the file this build names; `ownEarly` is readDeviceSnapshot()'s. In order:
+ * - the snapshot this device made (device), when build-info's device_snapshot_key is the one it was made for (a
+ *   snapshot is never restored with another build's wheel or runtime: one made for another is removed);
+ * - the build's snapshot (cached: the worker's copy), when the service worker holds it or this browser loaded this
+ *   very snapshot before (a device that fetched it before snapshots were made on devices);
+ * - else the plain path (loader.js: the engine's wheel unpacked), never downloading a snapshot: a first visit
+ *   stays under 5 MB on every link (docs/performance.md), and the page then makes this device's own snapshot
+ *   for the next visit (device-snapshot.js, makeSnapshotForNextVisit).
+ * ?load=snapshot forces the build's snapshot, ?load=micropip the micropip path.
  */
-export async function chooseSnapshot(buildInfo, early = Promise.resolve(null)) {
-  const last = await early;
+export async function chooseSnapshot(buildInfo, early = Promise.resolve(null), ownEarly = Promise.resolve(null)) {
+  const [last, own] = await Promise.all([early, ownEarly]);
+  const asked = requestedPath();
+  const ownUsable = own !== null && asked === "auto" && Boolean(buildInfo.device_snapshot_key);
+  if (ownUsable && own.key === buildInfo.device_snapshot_key) {
+    last?.kept?.discard();
+    return { use: true, device: own, reason: "snapshot made on this device" };
+  }
+  if (own) {
+    if (own.key !== buildInfo.device_snapshot_key)
+      own.remove(); // another build's: never of use again
+    else own.discard();
+  }
   const choice = await choose(buildInfo.snapshot, last);
   // The copy read early is an older build's (the first visit after a deploy), or not wanted: its 12-31 MB
   // would only compete with this load.
@@ -57,48 +70,10 @@ async function choose(snapshot, last) {
   if (asked === "snapshot") return { use: true, cached, reason: "snapshot asked for" };
   if (cached) return { use: true, cached, reason: "snapshot in the service worker's cache" };
   if (storage.snapshotSeen() === snapshot.sha256) return { use: true, cached, reason: "snapshot loaded before" };
-  return { use: false, reason: "snapshot not held yet" };
+  return { use: false, reason: "snapshot not made yet" };
 }
 
-// How long after the game is ready, and the worker in charge, the snapshot's download for the next visit waits
-// (then for an idle moment): the first moves and the worker's precache go first.
-const NEXT_VISIT_FETCH_DELAY_MS = 5000;
-const IDLE_WAIT_LIMIT_MS = 2000;
-
-/** Resolves once a service worker controls the page (at once on a repeat visit; after its install on a first). */
-function whenControlled(worker) {
-  if (worker.controller) return Promise.resolve();
-  return new Promise((resolve) => worker.addEventListener("controllerchange", resolve, { once: true }));
-}
-
-function whenIdle() {
-  if (typeof requestIdleCallback !== "function") return Promise.resolve();
-  return new Promise((resolve) => requestIdleCallback(resolve, { timeout: IDLE_WAIT_LIMIT_MS }));
-}
-
-/**
- * On a visit that loaded with micropip (a first visit, or one whose snapshot the browser lost): once a service
- * worker controls the page, delayMs later and at an idle moment, fetches the snapshot through the worker, which
- * checks and keeps it, so that the next visit starts from it. Not when the browser asks to save data or is on a
- * cellular link (next-visit.js). Returns whether it will, and marks it for tools: performance mark
- * "ewar:snapshot-for-next-visit", or "ewar:snapshot-not-fetched" with the reason.
- */
-export function fetchSnapshotForNextVisit(buildInfo, { delayMs = NEXT_VISIT_FETCH_DELAY_MS } = {}) {
-  const file = buildInfo.snapshot?.file;
-  const worker = navigator.serviceWorker;
-  if (!file || !worker) return false;
-  const refused = reasonNotToFetch(navigator.connection);
-  if (refused) {
-    performance.mark("ewar:snapshot-not-fetched", { detail: { file, reason: refused } });
-    return false;
-  }
-  performance.mark("ewar:snapshot-for-next-visit", { detail: { file, delayMs } });
-  whenControlled(worker)
-    .then(() => new Promise((resolve) => setTimeout(resolve, delayMs)))
-    .then(whenIdle)
-    .then(() => fetch(pageUrl(file), { priority: "low" }))
-    .then((response) => (response.ok ? response.arrayBuffer() : Promise.reject(new Error(`HTTP ${response.status}`))))
-    .then(() => storage.rememberSnapshotFile(file)) // the next visit starts reading it as its load starts
-    .catch(() => {}); // offline now: the next visit loads with micropip again
-  return true;
+/** Whether a path is forced (?load= or the stored setting): such a visit makes no snapshot for the next. */
+export function pathForced() {
+  return requestedPath() !== "auto";
 }

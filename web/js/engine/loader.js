@@ -1,13 +1,15 @@
-// Loads the engine: from the build's Pyodide memory snapshot where that wins (load-path.js), else Pyodide +
-// micropip + the engine wheel; reports progress per phase and resolves to the ewar.bridge module. The Pyodide
-// steps themselves are the shared host's (host.js); the Python they run is ewar.runtime's (after_restore,
-// after_install).
+// Loads the engine: from a Pyodide memory snapshot where this device holds one (load-path.js: the one it made
+// itself, device-snapshot.js, or the build's), else Pyodide + micropip + the engine wheel, after which it makes
+// this device's snapshot for the next visit; reports progress per phase and resolves to the ewar.bridge module.
+// The Pyodide steps themselves are the shared host's (host.js); the Python they run is ewar.runtime's
+// (after_restore, after_install).
 
-import { installWithMicropip, restoreEngine, runtimeOf } from "../../common/host.js";
+import { installWithMicropip, restoreEngine, runtimeOf, unpackWheel } from "../../common/host.js";
 import { createStorage } from "../base/storage.js";
+import { forgetDeviceSnapshot, makeSnapshotForNextVisit, readDeviceSnapshot } from "./device-snapshot.js";
 import { fetchBytes, fetchJson, LoadError, pageUrl, snapshotBytes } from "./downloads.js";
 import { publishEngineLoad } from "./engine-load.js";
-import { chooseSnapshot, fetchSnapshotForNextVisit, readLastSnapshot } from "./load-path.js";
+import { chooseSnapshot, pathForced, readLastSnapshot } from "./load-path.js";
 import { PATH_SHARES, PHASES, progressReporter, watchRuntimeFiles } from "./progress.js";
 
 const storage = createStorage();
@@ -21,19 +23,37 @@ function checkBrowser() {
   if (!ok) throw new LoadError("loading.errorOldBrowser");
 }
 
-/** Resolves to the same shape as loadWithMicropip, or to {failed: reason} to fall back to it. */
-async function loadFromSnapshot(buildInfo, report, cached, { pyodideModule, createPyodideModule }) {
+/** The snapshot's bytes, the versions it was made for, and where it comes from ("device": made by this device, read
+ * from its Cache Storage; "build": the build's file, from the worker's cache or the network). */
+function snapshotSource(buildInfo, choice, report, signal) {
+  if (choice.device) {
+    const pyodideVersion = buildInfo.pyodide_version;
+    return { origin: "device", bytes: choice.device.read(), pyodideVersion, engineVersion: buildInfo.engine_version };
+  }
   const snapshot = buildInfo.snapshot;
-  const aborter = new AbortController();
-  report("runtime", 0);
-  report("engine", 0);
   const bytes = snapshotBytes(
     pageUrl(snapshot.file),
     snapshot,
-    cached,
+    choice.cached,
     (f) => report("engine", 0.7 * f),
-    aborter.signal,
-  ).then((ready) => {
+    signal,
+  );
+  return {
+    origin: "build",
+    bytes,
+    pyodideVersion: snapshot.pyodide_version,
+    engineVersion: snapshot.engine_version,
+    remember: () => storage.rememberSnapshot(snapshot.sha256, snapshot.file),
+  };
+}
+
+/** Resolves to the same shape as loadWithMicropip (plus origin), or to {failed: reason, origin} to fall back. */
+async function loadFromSnapshot(buildInfo, report, choice, { pyodideModule, createPyodideModule }) {
+  const aborter = new AbortController();
+  report("runtime", 0);
+  report("engine", 0);
+  const source = snapshotSource(buildInfo, choice, report, aborter.signal);
+  const bytes = source.bytes.then((ready) => {
     performance.mark("ewar:snapshot-read");
     report("engine", 0.75);
     return ready;
@@ -43,8 +63,8 @@ async function loadFromSnapshot(buildInfo, report, cached, { pyodideModule, crea
   try {
     const { loadPyodide, version } = await pyodideModule;
     performance.mark("ewar:pyodide-imported");
-    if (version !== snapshot.pyodide_version || snapshot.engine_version !== buildInfo.engine_version) {
-      throw new Error(`made for Pyodide ${snapshot.pyodide_version} and engine ${snapshot.engine_version}`);
+    if (version !== source.pyodideVersion || source.engineVersion !== buildInfo.engine_version) {
+      throw new Error(`made for Pyodide ${source.pyodideVersion} and engine ${source.engineVersion}`);
     }
     // The runtime's files download while the snapshot does: loadPyodide awaits it only to instantiate.
     const { pyodide, bridge } = await restoreEngine({
@@ -62,12 +82,12 @@ async function loadFromSnapshot(buildInfo, report, cached, { pyodideModule, crea
     const warmStart = performance.now();
     runtimeOf(pyodide).after_restore();
     performance.measure("ewar:warm-up", { start: warmStart });
-    storage.rememberSnapshot(snapshot.sha256, snapshot.file);
+    source.remember?.();
     report("engine", 1);
-    return { pyodide, bridge, buildInfo, path: "snapshot" };
+    return { pyodide, bridge, buildInfo, path: "snapshot", origin: source.origin };
   } catch (error) {
     aborter.abort();
-    return { failed: error?.message ?? String(error) };
+    return { failed: error?.message ?? String(error), origin: source.origin };
   } finally {
     stopWatching();
   }
@@ -113,18 +133,52 @@ async function step(key, params, action) {
   }
 }
 
-async function loadWithMicropip(buildInfo, report, { pyodideModule, createPyodideModule }) {
-  report("runtime", 0);
-  // Both wheels download while the runtime does, instead of one after the other once Python is up; a wheel that
-  // cannot be had is said at once, not once the runtime is up.
-  const stopWatching = watchRuntimeFiles(report, buildInfo.runtime_files);
-  const runtime = pyodideModule.then(async ({ loadPyodide }) => {
+/** Pyodide started plainly, its "runtime" phase reported; resolves to it. */
+function startRuntime(report, { pyodideModule, createPyodideModule }) {
+  return pyodideModule.then(async ({ loadPyodide }) => {
     const loaded = await step("loading.errorMissing", { file: "pyodide/" }, () =>
       loadPyodide({ indexURL: pageUrl("pyodide/"), createPyodideModule }),
     );
     report("runtime", 1);
     return loaded;
   });
+}
+
+/**
+ * A visit with no snapshot on this device (the first): the engine's wheel unpacked straight into site-packages
+ * (host.js, unpackWheel: what the snapshot makers do), with no package installer. micropip's import (~60
+ * standard-library modules) and its install were ~0.4 s of a cold load, and its wheel 0.12 MB of the page's
+ * bytes before ready. micropip stays the path a failed snapshot falls back to, and ?load=micropip's.
+ */
+async function loadFromWheel(buildInfo, report, runtimeParts) {
+  report("runtime", 0);
+  const stopWatching = watchRuntimeFiles(report, buildInfo.runtime_files);
+  let pyodide;
+  let engineWheel;
+  try {
+    [pyodide, engineWheel] = await Promise.all([
+      startRuntime(report, runtimeParts),
+      fetchBytes(buildInfo.engine_wheel),
+    ]);
+  } finally {
+    stopWatching();
+  }
+  report("engine", 0.3);
+  const bridge = await step("loading.errorMissing", { file: buildInfo.engine_wheel }, async () => {
+    unpackWheel(pyodide, engineWheel);
+    return pyodide.pyimport("ewar.bridge");
+  });
+  runtimeOf(pyodide).after_install(); // freezes the loaded heap, as on the micropip path
+  report("engine", 1);
+  return { pyodide, bridge, buildInfo, path: "wheel", installer: null };
+}
+
+async function loadWithMicropip(buildInfo, report, runtimeParts) {
+  report("runtime", 0);
+  // Both wheels download while the runtime does, instead of one after the other once Python is up; a wheel that
+  // cannot be had is said at once, not once the runtime is up.
+  const stopWatching = watchRuntimeFiles(report, buildInfo.runtime_files);
+  const runtime = startRuntime(report, runtimeParts);
   let pyodide;
   let micropipWheel;
   let engineWheel;
@@ -158,7 +212,8 @@ async function loadWithMicropip(buildInfo, report, { pyodideModule, createPyodid
 
 /** Marks the load's end for tools (performance.getEntriesByName("ewar:engine-ready")) and says why. */
 function markReady(engine) {
-  performance.mark("ewar:engine-ready", { detail: { path: engine.path, reason: engine.reason } });
+  const { path, reason, origin = null } = engine;
+  performance.mark("ewar:engine-ready", { detail: { path, reason, origin } });
   console.info(`ewar: engine loaded via ${engine.path} (${engine.reason})`);
   return engine;
 }
@@ -170,22 +225,31 @@ async function load(onProgress, onPath) {
   // the choice of path, not after them.
   const runtime = { pyodideModule: importPyodide(), createPyodideModule: loadClassicRuntime() };
   for (const part of Object.values(runtime)) part.catch(() => {}); // awaited by either path, which reports a failure
-  const lastSnapshot = readLastSnapshot(); // a repeat visit's 12-31 MB read, beside build-info's
+  // A repeat visit's 12-31 MB read (the snapshot this device made, or the build's kept one), beside build-info's.
+  const ownSnapshot = pathForced() ? Promise.resolve(null) : readDeviceSnapshot();
+  const lastSnapshot = readLastSnapshot();
   const buildInfo = await fetchJson("build-info.json");
-  const choice = await chooseSnapshot(buildInfo, lastSnapshot);
+  const choice = await chooseSnapshot(buildInfo, lastSnapshot, ownSnapshot);
   let reason = choice.reason;
   performance.mark("ewar:load-path-chosen", { detail: { snapshot: choice.use, reason } });
   if (choice.use) {
     onPath("snapshot", Object.keys(PATH_SHARES.snapshot));
     const report = progressReporter(onProgress, PATH_SHARES.snapshot);
-    const fast = await loadFromSnapshot(buildInfo, report, choice.cached, runtime);
+    const fast = await loadFromSnapshot(buildInfo, report, choice, runtime);
     if (!fast.failed) return markReady({ ...fast, reason });
     console.warn(`ewar: memory snapshot not used (${fast.failed}); loading with micropip`);
     reason = `snapshot failed: ${fast.failed}`;
+    // One this device made and cannot restore is removed, and not made again for this build.
+    if (choice.device) await forgetDeviceSnapshot(choice.device, buildInfo.device_snapshot_key);
+  } else if (!pathForced()) {
+    // No snapshot here yet: the quickest plain load, then this device's snapshot for the next visit.
+    onPath("wheel", Object.keys(PATH_SHARES.wheel));
+    const engine = await loadFromWheel(buildInfo, progressReporter(onProgress, PATH_SHARES.wheel), runtime);
+    makeSnapshotForNextVisit(buildInfo);
+    return markReady({ ...engine, reason });
   }
   onPath("micropip", PHASES);
   const engine = await loadWithMicropip(buildInfo, progressReporter(onProgress, PATH_SHARES.micropip), runtime);
-  if (!choice.use) fetchSnapshotForNextVisit(buildInfo);
   return markReady({ ...engine, reason });
 }
 
