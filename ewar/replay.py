@@ -8,12 +8,15 @@ from dataclasses import dataclass, field
 
 from . import __version__, cpu
 from .errors import EngineVersionError, EwarError, ReplayError
-from .game import DAILY, FLIP, MODES, RESIGN, SLAP, Game
+from .game import DAILY, FLIP, MODES, RESIGN, SLAP, TIME_LIMIT_MS, Ending, Game
 
 FORMAT_VERSION = 1
 ACTIONS = {FLIP: "flip", SLAP: "slap", RESIGN: "resign"}
 MAX_ACTIONS = 20_000
 _FIELDS = {"format", "engine", "seed", "mode", "date", "speed", "lenient", "actions"}
+# Written only when true: the game ended at the one-hour limit. The actions alone cannot say so
+# when it waited for the human's flip after the last one (a record cut short waits the same way).
+TO_LIMIT = "to_limit"
 
 
 @dataclass(frozen=True)
@@ -26,6 +29,7 @@ class Replay:
     lenient: bool
     date: str | None
     actions: tuple[tuple[int, str], ...] = field(default=())
+    to_limit: bool = False  # left alone after its last action, the game ran to the time limit
     engine: str = __version__
     format: int = FORMAT_VERSION
 
@@ -39,11 +43,12 @@ class Replay:
             lenient=game.lenient,
             date=game.date,
             actions=tuple(game.actions),
+            to_limit=game.outcome is not None and game.outcome.reason == Ending.TIME_LIMIT,
         )
 
     def to_dict(self) -> dict:
         """The JSON-ready form."""
-        return {
+        record = {
             "format": self.format,
             "engine": self.engine,
             "seed": self.seed,
@@ -53,6 +58,9 @@ class Replay:
             "lenient": self.lenient,
             "actions": [[t, a] for t, a in self.actions],
         }
+        if self.to_limit:
+            record[TO_LIMIT] = True
+        return record
 
     def to_json(self) -> str:
         """Compact JSON text; ``Replay.from_json`` reads it back."""
@@ -74,7 +82,7 @@ class Replay:
             raise ReplayError("a replay is a JSON object")
         if isinstance(data.get("engine"), str):
             check_engine(data["engine"])  # an older record may have other fields: say so first
-        missing, extra = _FIELDS - data.keys(), data.keys() - _FIELDS
+        missing, extra = _FIELDS - data.keys(), data.keys() - _FIELDS - {TO_LIMIT}
         if missing or extra:
             raise ReplayError(f"fields missing {sorted(missing)} or unknown {sorted(extra)}")
         if not isinstance(data["engine"], str):
@@ -93,6 +101,8 @@ class Replay:
         date = data["date"]
         if date is not None and not isinstance(date, str):
             raise ReplayError("date must be a string or null")
+        if TO_LIMIT in data and data[TO_LIMIT] is not True:
+            raise ReplayError(f"{TO_LIMIT} is written only when true, not {data[TO_LIMIT]!r}")
         return cls(
             seed=seed,
             mode=data["mode"],
@@ -100,6 +110,7 @@ class Replay:
             lenient=data["lenient"],
             date=date,
             actions=_check_actions(data["actions"]),
+            to_limit=TO_LIMIT in data,
         )
 
     def game(self) -> Game:
@@ -116,7 +127,8 @@ class Replay:
 
     def play(self, *, to_end: bool = True) -> Game:
         """Rebuild the game by applying every action; with ``to_end``, then let the
-        game run on until it is over or waits for the human to flip."""
+        game run on until it is over or waits for the human to flip (and, for a record that
+        ran to the time limit, on to that limit: ``to_limit``)."""
         game = self.game()
         for index, (time_ms, action) in enumerate(self.actions):
             try:
@@ -127,7 +139,19 @@ class Replay:
                 ) from None
         if to_end:
             run_until_human_needed(game)
+            if self.to_limit:
+                self._run_to_limit(game)
         return game
+
+    @staticmethod
+    def _run_to_limit(game: Game) -> None:
+        if not game.over:
+            game.advance_to(TIME_LIMIT_MS + 1)
+        if game.outcome.reason != Ending.TIME_LIMIT:
+            raise ReplayError(
+                f"the record says the game ran to the time limit, but it ended "
+                f"({game.outcome.reason.value}) at {game.outcome.duration_ms} ms"
+            )
 
 
 def check_engine(engine: object) -> None:
