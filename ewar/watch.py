@@ -15,7 +15,7 @@ from .replay import Replay
 _MARKED = {
     "slap_won": ("seat", "pattern", "reaction_ms"),
     "wrong_slap": ("seat", "reason", "pattern", "by", "ms", "burned", "out_of_cards"),
-    "late_slap": ("seat", "pattern", "by", "ms"),
+    "late_slap": ("seat", "pattern", "reason", "by", "card", "ms"),
     "player_eliminated": ("seat",),
     "game_over": ("won", "winner", "score", "reason"),
 }
