@@ -125,7 +125,12 @@ export async function startTestApi({
   const fresh = database ?? (await freshDatabase());
   const started = performance.now();
   const now = () => nowMs + Math.floor(performance.now() - started);
-  const api = await startLocalApi({ database: wrapDatabase(fresh.pool), getEngine: () => getEngine(), now, rateLimit });
+  const api = await startLocalApi({
+    database: wrapDatabase(fresh.pool),
+    getEngine: (version) => getEngine(version),
+    now,
+    rateLimit,
+  });
   return {
     ...api,
     pool: fresh.pool,

@@ -89,7 +89,8 @@ const CLAIM_REFUSALS = {
 
 /**
  * A scores handler. `database`: a function returning the db (a pg Pool or PGlite with the migrations applied);
- * Netlify Database's pool when absent. `getEngine`: a promise-returning engine loader. `now`: the clock.
+ * Netlify Database's pool when absent. `getEngine(version)`: a promise-returning engine loader, asked for the
+ * engine of a record's version (engine.mjs engineLoader). `now`: the clock.
  */
 export function createScoresHandler({
   database = netlifyDatabase("scores"),
@@ -133,7 +134,8 @@ export function createScoresHandler({
     const store = storeNow();
     const stored = await store.find(submission.date, submission.id);
     if (stored) return repeatAnswer(stored, submission, replaySha);
-    const engine = await getEngine();
+    // A record is judged by the engine it was played on, while the function keeps it (engine.mjs engineLoader).
+    const engine = await getEngine(submission.replay?.engine);
     const facts = factsOf(engine.judge(submission.replay, submission.date, submission.score, receivedAt));
     const record = {
       id: submission.id,
