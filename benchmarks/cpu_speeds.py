@@ -1,11 +1,12 @@
 """How often a human-like player beats each CPU speed, against its median reaction time: the
 figures the speeds are tuned by (issue 11), printed side by side and drawn into a chart.
 
-The player is tests/players.py's HumanLikePlayer: lognormal reactions (sigma 0.3) around the
-median, 10% of patterns missed, 2% of near misses slapped, flips ~400 ms after its turn shows.
-Every point plays the same deals (seeds 0..N-1).
+The players are tests/players.py's, their taps unstoppable in the last 200 ms (issue 30): the
+lognormal HumanLikePlayer (sigma 0.3 around the median, 10% of patterns missed, 2% of near misses
+slapped, flips ~400 ms after its turn shows) and the ExGaussianPlayer (median M, spread 0.12 M,
+tail 0.25 M). Every point plays the same deals (seeds 0..N-1).
 
-    nice python benchmarks/cpu_speeds.py [--seeds 1000] [--workers 2] [--chart docs/cpu_speeds.svg]
+    nice python benchmarks/cpu_speeds.py [--seeds 1000] [--workers 2] [--models lognormal exgauss]
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from players import play_human_like  # noqa: E402
+from players import ExGaussianPlayer, HumanLikePlayer, play  # noqa: E402
 
 from ewar import __version__, cpu  # noqa: E402
 from ewar.game import Game  # noqa: E402
@@ -30,25 +31,33 @@ from ewar.game import Game  # noqa: E402
 REACTIONS = range(250, 1001, 50)
 TARGETS = {"slow": 850, "normal": 600, "fast": 430}  # the 50% points issue 11 asks for
 COLOURS = {"slow": "#2e7d32", "normal": "#1565c0", "fast": "#c62828"}
+MODELS = {"lognormal": HumanLikePlayer, "exgauss": ExGaussianPlayer}
+COMMIT_MS = 200  # the last 200 ms of a tap cannot be stopped (the brief; issue 30)
 
 
-def play_point(task: tuple[str, int, range]) -> tuple[str, int, list[tuple[bool, int]]]:
+def person(model: str, median_ms: int, seed: int):
+    """A human-like player of ``model`` whose taps are committed in their last COMMIT_MS."""
+    return MODELS[model](median_ms, seed, commit_ms=COMMIT_MS)
+
+
+def play_point(task: tuple) -> tuple[str, int, list[tuple[bool, int]]]:
     """Play every seed of one (speed, median reaction) point: (won, duration) per game."""
-    speed, reaction, seeds = task
+    speed, reaction, seeds, model = task
     games = []
     for seed in seeds:
-        game = play_human_like(Game(seed, speed=speed), reaction, seed * 7919 + reaction)
+        game = play(Game(seed, speed=speed), person(model, reaction, seed * 7919 + reaction))
         games.append((game.outcome.won, game.outcome.duration_ms))
     return speed, reaction, games
 
 
-def measure(speeds, reactions, seeds: int, workers: int) -> dict:
-    """{(speed, reaction): (win share, median minutes)}, the work spread over ``workers``."""
+def measure(speeds, reactions, seeds: int, workers: int, model: str = "lognormal") -> dict:
+    """{(speed, reaction): (win share, median minutes)}, the work spread over ``workers``;
+    ``reactions`` is a list, or a dict of a list per speed."""
     chunk = max(1, seeds // 4)
     tasks = [
-        (speed, reaction, range(start, min(seeds, start + chunk)))
+        (speed, reaction, range(start, min(seeds, start + chunk)), model)
         for speed in speeds
-        for reaction in reactions
+        for reaction in (reactions[speed] if isinstance(reactions, dict) else reactions)
         for start in range(0, seeds, chunk)
     ]
     games: dict[tuple[str, int], list] = {}
@@ -157,9 +166,10 @@ def chart(results: dict, speeds, reactions, seeds: int) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=1000, help="deals a point")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--speeds", nargs="+", default=list(cpu.SPEEDS), choices=cpu.SPEEDS)
     parser.add_argument("--reactions", nargs="+", type=int, default=list(REACTIONS))
+    parser.add_argument("--model", default="lognormal", choices=sorted(MODELS))
     parser.add_argument(
         "--chart",
         default=str(ROOT / "docs" / "cpu_speeds.svg"),
@@ -168,10 +178,11 @@ def main() -> int:
     args = parser.parse_args()
     os.nice(10)  # a shared machine: the simulations yield to interactive work
     started = time.perf_counter()
-    results = measure(args.speeds, args.reactions, args.seeds, args.workers)
+    results = measure(args.speeds, args.reactions, args.seeds, args.workers, args.model)
     seconds = time.perf_counter() - started
     print(
-        f"engine {__version__}: human-like player against each CPU speed, {args.seeds} deals a "
+        f"engine {__version__}: {args.model} player (taps committed in their last {COMMIT_MS} ms) "
+        f"against each CPU speed, {args.seeds} deals a "
         f"point ({seconds:.0f} s on {args.workers} workers)"
     )
     print(

@@ -18,7 +18,7 @@ SPEEDS = ("slow", "normal", "fast")
 FLIP_BASE_MS = 450
 FLIP_SPREAD_MS = 200  # two draws below this are added: a triangular spread
 FORM_PERMILLE = (700, 1300)  # a practice game's form scales every slap reaction by 0.7 to 1.3
-DAILY_FORM_PERMILLE = 1050  # a daily's form: the same every day (docs/rules.md, steady dailies)
+DAILY_FORM_PERMILLE = 1040  # a daily's form: the same every day (docs/rules.md, steady dailies)
 # In a daily the form follows the human's cards: slower when the human holds few, quicker when
 # many, by this many permille of the form for the half deck (26 cards) between; so the deal's luck
 # is evened out and every date is about as hard (benchmarks/fair_daily.py; docs/engine.md).

@@ -30,7 +30,15 @@ from .errors import (
 )
 from .events import event_of
 from .house_rules import HouseRules
-from .patterns import GAME_OVER, SLAPPED, TAKEN, PatternLog, PatternWindow
+from .patterns import (
+    COVERED,
+    GAME_OVER,
+    SLAPPED,
+    TAKEN,
+    TOO_LATE,
+    PatternLog,
+    PatternWindow,
+)
 from .rng import Rng
 from .scoring import Score
 from .stats import GameStats, Tally
@@ -333,9 +341,9 @@ class Game:
     def _slap(self, when: int, seat: int) -> None:
         table = self.table
         if not table.pattern() and not table.eliminated[seat]:
-            beaten = self.patterns.beaten_to(when, seat)
-            if beaten is not None:
-                self._late_slap(when, seat, beaten)
+            missed = self.patterns.too_late_for(when, seat, table)
+            if missed is not None:
+                self._late_slap(when, seat, missed)
                 return
         why = None if table.pattern() else self.patterns.why_wrong(when, table)
         since = self.slappable_since
@@ -357,21 +365,24 @@ class Game:
             when, pile_changed=taken, pile_taken=taken, why_wrong=why, reaction_since=since
         )
 
-    def _late_slap(self, when: int, seat: int, beaten: PatternWindow) -> None:
-        """A slap just too late for a pattern another player took: it changes nothing on the
-        table and costs nothing; the event says who was first and by how much."""
+    def _late_slap(self, when: int, seat: int, missed: PatternWindow) -> None:
+        """A slap just too late for a pattern another player took or the next card covered: it
+        changes nothing on the table and costs nothing; the event says who took it or which card
+        covered it (and who flipped that card), and how many ms before."""
         if seat == SOUTH:
             self.late_slaps += 1
-        self._events.append(
-            {
-                "t": when,
-                "type": "late_slap",
-                "seat": SEATS[seat],
-                "pattern": beaten.pattern,
-                "by": SEATS[beaten.ended_by],
-                "ms": when - beaten.ended_at,
-            }
-        )
+        event = {
+            "t": when,
+            "type": "late_slap",
+            "seat": SEATS[seat],
+            "pattern": missed.pattern,
+            "reason": TOO_LATE if missed.end == SLAPPED else COVERED,
+            "by": SEATS[missed.ended_by],
+            "ms": when - missed.ended_at,
+        }
+        if missed.end == COVERED:
+            event["card"] = card_name(missed.cover)
+        self._events.append(event)
 
     def _settle(
         self,

@@ -10,9 +10,10 @@ from .deal import SEATS
 from .table import Table
 
 LATE_MS = 1500  # a wrong slap this soon after a pattern ended was aimed at that pattern
-# A slap this soon after another player's valid slap took the pattern is only too late, never
-# wrong: a person cannot stop a tap already under way (stopping takes ~200-250 ms, the stop-signal
-# reaction time) and the screen and touch add ~50 ms. docs/rules.md ("Too late is not wrong").
+# A slap this soon after the pattern it was aimed at went (another player's valid slap took it, or
+# the next card covered it) is only too late, never wrong: a person cannot stop a tap already under
+# way (stopping takes ~200-250 ms, the stop-signal reaction time) and the screen and touch add
+# ~50 ms before the change is even seen. docs/rules.md ("Too late is not wrong").
 TOO_LATE_WINDOW_MS = 300
 
 SLAPPED, COVERED, TAKEN, GAME_OVER = "slapped", "covered", "taken", "game_over"
@@ -36,6 +37,7 @@ class PatternWindow:
     ended_at: int
     end: str
     ended_by: int | None
+    cover: int | None = None  # the card that covered it (``covered`` only)
 
 
 class PatternLog:
@@ -56,30 +58,28 @@ class PatternLog:
 
     def after_flip(self, when: int, seat: int, table: Table) -> None:
         """``seat`` has just flipped: the pattern under the card is covered, a new one may show."""
-        self.end(when, COVERED, seat)
+        self.end(when, COVERED, seat, cover=table.pile[-1])
         pattern = table.pattern()
         if pattern:
             self.current = (pattern, when, seat)
 
-    def end(self, when: int, how: str, seat: int | None) -> None:
-        """The pattern on top (if any) ends at ``when``."""
+    def end(self, when: int, how: str, seat: int | None, *, cover: int | None = None) -> None:
+        """The pattern on top (if any) ends at ``when`` (``cover``: the card that covered it)."""
         if self.current is not None:
             pattern, shown_at, shown_by = self.current
-            self.windows.append(PatternWindow(pattern, shown_at, shown_by, when, how, seat))
+            self.windows.append(PatternWindow(pattern, shown_at, shown_by, when, how, seat, cover))
             self.current = None
 
-    def beaten_to(self, when: int, seat: int) -> PatternWindow | None:
-        """The pattern another player's valid slap took from ``seat`` at most
-        ``TOO_LATE_WINDOW_MS`` before ``when``, if a slap of ``seat`` at ``when`` came just too
-        late for it (nothing has shown since); else None."""
+    def too_late_for(self, when: int, seat: int, table: Table) -> PatternWindow | None:
+        """The pattern a slap of ``seat`` at ``when`` on ``table`` came just too late for, if any:
+        one that went at most ``TOO_LATE_WINDOW_MS`` before, nothing having shown since, taken by
+        another player's valid slap or covered by the card still on top; else None."""
         last = self.windows[-1] if self.windows else None
-        if (
-            self.current is None
-            and last is not None
-            and last.end == SLAPPED
-            and last.ended_by != seat
-            and when - last.ended_at <= TOO_LATE_WINDOW_MS
-        ):
+        if self.current is not None or last is None or when - last.ended_at > TOO_LATE_WINDOW_MS:
+            return None
+        if last.end == SLAPPED and last.ended_by != seat:
+            return last
+        if last.end == COVERED and table.pile and table.pile[-1] == last.cover:
             return last
         return None
 

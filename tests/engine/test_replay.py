@@ -4,12 +4,12 @@ identical game; a tampered or impossible record is refused with its reason."""
 import json
 
 import pytest
-from players import play_simulated_human
+from players import ExactPlayer, play_simulated_human
 
 from ewar import __version__
 from ewar.bridge import verify as bridge_verify
 from ewar.errors import ReplayError
-from ewar.game import Game
+from ewar.game import TIME_LIMIT_MS, Ending, Game
 from ewar.replay import Replay, verify
 
 
@@ -114,3 +114,70 @@ class TestRefusedRecords:
         answer = json.loads(bridge_verify(garbage))
         assert answer["ok"] is False and answer["error"]["code"] == "invalid_replay"
         assert answer["error"]["message"]
+
+
+def _ended_by(reason: Ending) -> Game:
+    """A real game (its deal from its seed, so a record can rebuild it) that ends by ``reason``."""
+    if reason == Ending.RESIGNED:
+        game = Game(12, speed="normal")
+        game.resign(4_321)
+        return game
+    if reason == Ending.TIME_LIMIT:
+        # a daily played sharply until the human leads on their turn, then left alone: the game
+        # waits for their flip until the one-hour limit ends it, and they win as the leader
+        game = Game.daily("2026-11-30")
+        player = ExactPlayer(reaction_ms=260, flip_ms=350)
+        while not game.over:
+            counts = [len(pack) for pack in game.table.packs]
+            if game.human_must_flip and counts[0] > max(counts[1:]):
+                break
+            plan = player.plan(game)
+            upcoming = game.next_event_time()
+            if plan is not None and (upcoming is None or plan[0] <= upcoming):
+                game.act(plan[0], plan[1], atomic=False)
+                player.acted(game, plan[1])
+            else:
+                game.advance_to(upcoming + 1)
+        assert game.human_must_flip, "the sharp player should lead on a turn of theirs"
+        game.advance_to(TIME_LIMIT_MS + 1)
+        return game
+    if reason == Ending.ELIMINATED:
+        # slaps wrongly whenever nothing shows: burns every card, then a wrong slap with none
+        game = Game(5, speed="fast")
+        while not game.over:
+            if game.human_must_flip:
+                game.flip(game.clock + 300)
+            elif game.table.pattern() is None and game.table.collector is None:
+                game.slap(game.clock + 1)
+            else:
+                game.advance_to(game.clock + 400)
+        return game
+    reaction = {Ending.WON: 240, Ending.CPU_WON: 2_000}[reason]
+    return play_simulated_human(Game(31, speed="fast"), reaction_ms=reaction)
+
+
+@pytest.mark.parametrize("reason", list(Ending))
+def test_a_record_replays_to_the_same_ending(reason):
+    """Every way a game ends comes back from its record, the one-hour limit included (issue 30)."""
+    game = _ended_by(reason)
+    assert game.outcome.reason == reason
+    record = Replay.from_json(Replay.of(game).to_json())
+    again = record.play()
+    assert again.outcome == game.outcome
+    report = verify(record)
+    assert report["finished"] is True and report["result"] == game.outcome.to_dict()
+
+
+def test_only_a_game_that_ran_to_the_limit_says_so():
+    game = _ended_by(Ending.TIME_LIMIT)
+    data = json.loads(Replay.of(game).to_json())
+    assert data["to_limit"] is True
+    assert "to_limit" not in json.loads(Replay.of(_ended_by(Ending.RESIGNED)).to_json())
+    cut = dict(data, actions=data["actions"][:-1])
+    del cut["to_limit"]
+    assert verify(Replay.from_dict(cut))["finished"] is False  # cut short, it waits for the human
+    with pytest.raises(ReplayError, match="to_limit is written only when true"):
+        Replay.from_dict(dict(data, to_limit=False))
+    resigned = json.loads(Replay.of(_ended_by(Ending.RESIGNED)).to_json())
+    with pytest.raises(ReplayError, match="ran to the time limit, but it ended"):
+        Replay.from_dict(dict(resigned, to_limit=True)).play()

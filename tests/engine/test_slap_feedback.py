@@ -103,6 +103,7 @@ class TestTooLate:
             "type": "late_slap",
             "seat": "south",
             "pattern": "double",
+            "reason": "too_late",
             "by": SEATS[seat],
             "ms": 12,
         }
@@ -170,23 +171,95 @@ class TestTooLate:
         }
 
 
+def covered_by_west():
+    """East flips 5S, South 5C (a Double nobody slaps), West's 9D covers it; North has no cards,
+    East has no more, so South is to flip next. Returned one ms after the cover, with its time."""
+    for seed in range(200):
+        game = make_game("5C 2C 3C", "9D 4D 6D", "", "5S", first=EAST, seed=seed)
+        run_until(game, lambda g: len(g.table.pile) == 1)
+        game.flip(game.clock)
+        if scheduled(game, "slap"):
+            continue  # a computer player slaps the Double: try another seed
+        run_until(game, lambda g: len(g.table.pile) == 3)
+        game.take_events()
+        return game, game.last_flip_ms
+    raise AssertionError("no seed where the computer players all let the Double go")
+
+
 class TestCovered:
-    def test_a_card_flipped_on_the_pattern_is_named_with_its_time(self):
+    """A slap within TOO_LATE_WINDOW_MS of the card that covered the pattern it was aimed at (the
+    pattern was on top just before that card) is too late, not wrong (issue 30)."""
+
+    def covered(self):
         game = double_by_east()
         east_at = game.last_flip_ms
         game.flip(east_at + 1)  # the human covers the Double before anyone slaps it
-        game.slap(east_at + 41)
+        game.take_events()
+        return game, east_at + 1
+
+    def test_just_after_the_card_it_is_too_late_and_names_the_card(self):
+        game, covered_at = self.covered()
+        count, pack = game.table.card_count(), list(game.table.packs[SOUTH])
+        game.slap(covered_at + 40)
+        (event,) = game.take_events()
+        assert event == {
+            "t": covered_at + 40,
+            "type": "late_slap",
+            "seat": "south",
+            "pattern": "double",
+            "reason": "covered",
+            "by": "south",
+            "card": "2C",
+            "ms": 40,
+        }
+        assert game.wrong_slaps == 0 and game.late_slaps == 1
+        assert list(game.table.packs[SOUTH]) == pack and game.table.burned == 0
+        assert game.table.card_count() == count
+
+    def test_the_window_s_last_millisecond_is_still_too_late(self):
+        game, covered_at = self.covered()
+        game.slap(covered_at + TOO_LATE_WINDOW_MS)
+        assert [e["type"] for e in game.take_events()] == ["late_slap"]
+
+    def test_after_the_window_it_is_wrong_and_says_the_card_came_first(self):
+        game, covered_at = self.covered()
+        game.slap(covered_at + TOO_LATE_WINDOW_MS + 1)
         event = wrong_slap(game)
         assert event["reason"] == "covered" and event["by"] == "south"
-        assert event["ms"] == 40 and event["pattern"] == "double"
+        assert event["ms"] == TOO_LATE_WINDOW_MS + 1 and event["pattern"] == "double"
         assert event["cards"] == ["5H", "5S", "2C"]
+        assert game.wrong_slaps == 1
+
+    def test_with_no_cards_left_it_does_not_eliminate(self):
+        # South's last card covers East's Double; a tap aimed at the Double lands 150 ms later
+        game = make_game("2C", "3D 7D", "5H 8H", "5S 9S", first=WEST)
+        run_until(game, lambda g: len(g.table.pile) == 3)
+        covered_at = game.last_flip_ms + 1
+        game.flip(covered_at)
+        assert not game.table.packs[SOUTH]
+        game.take_events()
+        game.slap(covered_at + 150)
+        assert [e["type"] for e in game.take_events()] == ["late_slap"]
+        assert not game.table.eliminated[SOUTH] and not game.over
+
+    def test_a_computer_player_s_card_covers_the_same(self):
+        game, covered_at = covered_by_west()
+        game.slap(covered_at + 100)
+        (event,) = game.take_events()
+        assert event["type"] == "late_slap" and event["reason"] == "covered"
+        assert (event["by"], event["card"], event["ms"]) == ("west", "9D", 100)
+
+    def test_once_another_card_is_on_top_it_is_wrong(self):
+        game, covered_at = covered_by_west()
+        game.flip(covered_at + 50)  # South's 2C on West's 9D, inside the window
+        game.take_events()
+        game.slap(covered_at + 100)
+        event = wrong_slap(game)
+        assert event["reason"] == "covered" and event["by"] == "west" and event["burned"]
 
     def test_long_after_the_pattern_ended_the_table_says_why(self):
-        game = double_by_east()
-        east_at = game.last_flip_ms
-        game.flip(east_at + 1)
-        game.take_events()
-        game.slap(east_at + 1 + LATE_MS + 1)
+        game, covered_at = self.covered()
+        game.slap(covered_at + LATE_MS + 1)
         assert wrong_slap(game)["reason"] == "no_pattern"
 
 

@@ -11,6 +11,7 @@ import pytest
 from support import EAST, NORTH, SEAT_NAMES, SOUTH, WEST, events_of, make_game, run_until, scheduled
 
 from ewar.errors import NotYourTurnError
+from ewar.patterns import TOO_LATE_WINDOW_MS
 
 SEARCH = range(3000)
 
@@ -134,12 +135,22 @@ class TestExactTies:
         game.slap(flip_at)
         assert winner_of_the_slap(game) == "south"
 
-    def test_a_human_slap_after_a_burying_flip_is_wrong(self):
+    def test_a_human_slap_just_after_a_burying_flip_is_too_late(self):
         game = find(
             lambda seed: double_after_west(seed, "slow"), lambda g: not slap_before_next_flip(g)
         )
         ((flip_at, _),) = scheduled(game, "flip")
         game.slap(flip_at + 1)
+        events = game.take_events()
+        assert events_of(events, "slap_won") == [] and events_of(events, "wrong_slap") == []
+        assert events_of(events, "late_slap")[-1]["reason"] == "covered"
+
+    def test_a_human_slap_after_the_window_of_a_burying_flip_is_wrong(self):
+        game = find(
+            lambda seed: double_after_west(seed, "slow"), lambda g: not slap_before_next_flip(g)
+        )
+        ((flip_at, _),) = scheduled(game, "flip")
+        game.slap(flip_at + TOO_LATE_WINDOW_MS + 1)
         events = game.take_events()
         assert events_of(events, "slap_won") == []
         assert events_of(events, "wrong_slap")[-1]["seat"] == "south"

@@ -108,8 +108,12 @@ def check_event(event: dict) -> None:
             assert event["by"] in SEATS and event["pattern"] in ("double", "sandwich")
             assert 0 <= event["ms"] <= LATE_MS
     elif kind == "late_slap":
-        assert event["by"] in SEATS and event["by"] != seat
-        assert event["pattern"] in ("double", "sandwich")
+        assert event["by"] in SEATS and event["pattern"] in ("double", "sandwich")
+        assert event["reason"] in ("too_late", "covered")
+        if event["reason"] == "too_late":  # taken by another player's slap
+            assert event["by"] != seat and "card" not in event
+        else:  # covered by the card still on top, whoever flipped it
+            assert CARD.fullmatch(event["card"])
         assert 0 <= event["ms"] <= TOO_LATE_WINDOW_MS
     elif kind == "pile_taken":
         assert event["cards"] >= 1 and event["how"] in ("challenge", "slap", "last_card")

@@ -128,7 +128,7 @@ export async function startTestApi({
   const now = () => nowMs + Math.floor(performance.now() - started);
   const api = await startLocalApi({
     database: wrapDatabase(fresh.pool),
-    getEngine: () => getEngine(),
+    getEngine: (version) => getEngine(version),
     now,
     rateLimit,
     purge,

@@ -27,9 +27,11 @@ def test_a_first_visit_starts_with_the_guided_game(page) -> None:
     assert (view["mode"], view["speed"], view["lenient"]) == ("practice", "slow", True)
     assert page.evaluate("localStorage.getItem('ewar.welcomed')") == "1"
 
-    # The coach speaks in the deal line: first how to flip, then what each new thing at the table means.
+    # The coach speaks in the deal line: first what the table shows (how to flip when your turn comes first,
+    # else to watch the pile: a computer player flips first), then what each new thing at the table means.
     line = "[data-testid=deal-line]"
-    assert page.inner_text(line) == words["coach.flip"]
+    first_tip = "coach.flip" if view["your_turn"] else "coach.watch"
+    assert page.inner_text(line) == words[first_tip], (view["turn"], page.inner_text(line))
     said = []
     flips = 0
     for _ in range(2_000):
@@ -53,7 +55,7 @@ def test_a_first_visit_starts_with_the_guided_game(page) -> None:
         if key.startswith("coach.")
     }
     heard = [next((key for key, tip in tips.items() if tip.match(text)), text) for text in said]
-    assert heard[0] == "coach.flip"
+    assert heard[0] == first_tip
     assert all(key in tips for key in heard), heard  # the line says nothing but the coach's tips
     assert len(set(heard)) >= 3, heard
 

@@ -110,6 +110,50 @@ def test_a_late_slap_names_the_player_who_was_first(shared_page) -> None:
     raise AssertionError("no computer player won a slap")
 
 
+def test_a_slap_just_after_a_card_covered_the_pattern_names_the_card(shared_page) -> None:
+    """Issue 30: a tap aimed at a pattern the next card has just covered is only too late; the toast names the card
+    that covered it and how many ms before, in the catalog's words, and nothing is burned or counted."""
+    page = shared_page
+    words = catalog("en")
+    open_menu(page)
+    start_from_menu(page, speed="slow", deal=21)
+    before = view_of(page)
+    for _ in range(6_000):
+        view = view_of(page)
+        grew = view["pile"]["size"] == before["pile"]["size"] + 1
+        if (
+            grew
+            and pattern_on_top(before["pile"]["top"])
+            and not pattern_on_top(view["pile"]["top"])
+        ):
+            cards = view["seats"][0]["cards"]
+            said = slap(page)
+            pattern = words[f"pattern.{pattern_on_top(before['pile']['top'])}"]
+            top = view["pile"]["top"][-1]
+            card = (
+                words["card.name"]
+                .replace("{rank}", words[f"rank.{top[:-1]}"])
+                .replace("{suit}", words[f"suit.{top[-1]}"])
+            )
+            head, tail = (
+                words["why.coveredBy"]
+                .replace("{card}", card)
+                .replace("{pattern}", pattern)
+                .split("{ms}")
+            )
+            match = re.match(re.escape(head) + r"(\d+)" + re.escape(tail), said)
+            assert match, (said, head, tail)
+            assert said.endswith(words["why.lateFree"])
+            assert 0 < int(match.group(1)) <= 2 * FRAME_MS
+            assert view_of(page)["seats"][0]["cards"] == cards and view_of(page)["wrong_slaps"] == 0
+            return
+        before = view
+        if view["your_turn"] and not pattern_on_top(view["pile"]["top"]):
+            page.keyboard.press("Enter")
+        advance(page, FRAME_MS)
+    raise AssertionError("no card covered a pattern")
+
+
 def test_a_won_slap_shows_its_reaction_time(shared_page) -> None:
     """Slaps a CPU's pattern 263 ms after its card (test time), and the page shows that reaction."""
     page = shared_page

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .bundle import bundle_inputs, bundle_page_modules
 from .devserver import DevServer, serve_in_foreground
+from .kept_engines import check_kept_engines, kept_inputs
 from .pipeline import BuildError, BuildResult, Context, Inputs, Step, run_pipeline
 from .snapshot import SNAPSHOT_STEPS
 from .stdlib import publish_inputs, publish_trimmed_stdlib
@@ -46,6 +47,7 @@ DEFAULT_CACHE = ROOT / "build" / "cache"
 STEPS: list[Step] = [
     Step("node_modules", ensure_node_modules),
     Step("engine_wheel", build_engine_wheel, engine_inputs),
+    Step("kept_engines", check_kept_engines, kept_inputs),  # the function's earlier engines
     Step("pyodide_runtime", copy_pyodide_runtime, pyodide_inputs),
     Step("micropip_wheel", fetch_micropip, micropip_inputs),
     # The game runs with both wheels to find what it imports: after them.

@@ -45,6 +45,20 @@ function findWheel(roots) {
   throw new Error("no engine wheel named by dist/build-info.json: run python build.py build");
 }
 
+/**
+ * The earlier engines the build keeps beside its own (dist/build-info.json's kept_engines, checked by the build
+ * step kept_engines): { version: wheel path }. Records of those versions are judged by them (docs/scores.md).
+ */
+function findKeptWheels(roots) {
+  for (const root of roots) {
+    const infoPath = path.join(root, "dist", "build-info.json");
+    if (!existsSync(infoPath)) continue;
+    const kept = JSON.parse(readFileSync(infoPath, "utf8")).kept_engines ?? {};
+    return Object.fromEntries(Object.entries(kept).map(([version, wheel]) => [version, path.join(root, wheel)]));
+  }
+  return {};
+}
+
 function findSnapshot(roots) {
   for (const root of roots) {
     const file = path.join(root, "build", "function", "engine.snapshot");
@@ -60,6 +74,7 @@ export function locateAssets(options = {}) {
     pyodideDir: options.pyodideDir ?? findPyodideDir(roots),
     wheelPath: options.wheelPath ?? process.env.EWAR_WHEEL ?? findWheel(roots),
     snapshotPath: options.snapshotPath === undefined ? findSnapshot(roots) : options.snapshotPath,
+    keptWheels: options.keptWheels ?? findKeptWheels(roots),
   };
 }
 
@@ -154,19 +169,51 @@ export async function loadEngine(options = {}) {
 }
 
 /**
- * A loader that loads the engine once and hands out the same one; a failed load is retried on the next call,
- * and an engine left broken by a fatal Pyodide error is replaced.
+ * Loads a kept earlier engine (its wheel, plainly: the snapshot is the build's own engine's) in a runtime of its
+ * own; the same package cannot be imported twice into one interpreter. Resolves to the engine, as loadEngine.
  */
-export function engineLoader(options = {}) {
+export async function loadKeptEngine(version, options = {}) {
+  const wheelPath = locateAssets(options).keptWheels[version];
+  if (!wheelPath) throw new Error(`engine ${version} is not kept`);
+  const engine = await loadEngine({ ...options, wheelPath, snapshotPath: null });
+  if (engine.engineVersion !== version) throw new Error(`the wheel kept for ${version} is ${engine.engineVersion}`);
+  return engine;
+}
+
+/** One engine loaded once and handed out; a failed load is retried on the next call, a broken engine replaced. */
+function loadedOnce(load) {
   let loading = null;
-  return async function getEngine() {
-    loading ??= loadEngine(options).catch((error) => {
+  return async function get() {
+    loading ??= load().catch((error) => {
       loading = null;
       throw error;
     });
     const engine = await loading;
     if (!engine.broken) return engine;
     loading = null;
-    return getEngine();
+    return get();
+  };
+}
+
+/**
+ * A loader of the build's engine and of the earlier engines it keeps. `getEngine(version)` resolves to the engine
+ * that judges a record of `version`: the kept one of that version (loaded on its first record), else the build's
+ * own (whose judge refuses another version: engine_version). Each engine is loaded once, as loadedOnce says.
+ */
+export function engineLoader(options = {}) {
+  const current = loadedOnce(() => loadEngine(options));
+  const kept = new Map();
+  let keptWheels = null;
+  return async function getEngine(version = null) {
+    const engine = await current();
+    if (typeof version !== "string" || version === engine.engineVersion) return engine;
+    keptWheels ??= locateAssets(options).keptWheels;
+    if (!Object.hasOwn(keptWheels, version)) return engine;
+    if (!kept.has(version))
+      kept.set(
+        version,
+        loadedOnce(() => loadKeptEngine(version, options)),
+      );
+    return kept.get(version)();
   };
 }

@@ -112,8 +112,9 @@ export function replayKeptSeconds(date, nowMs) {
 
 /**
  * A scores handler. `database`: a function returning the db (a pg Pool or PGlite with the migrations applied);
- * Netlify Database when absent. `getEngine`: a promise-returning engine loader. `now`: the clock. `purge`: purges
- * CDN tags (purge.mjs; tests pass a recorder).
+ * Netlify Database when absent. `getEngine(version)`: a promise-returning engine loader, asked for the engine of a
+ * record's version (engine.mjs engineLoader). `now`: the clock. `purge`: purges CDN tags (purge.mjs; tests pass a
+ * recorder).
  */
 export function createScoresHandler({
   database = netlifyDatabase("scores"),
@@ -148,7 +149,8 @@ export function createScoresHandler({
     const store = storeNow();
     const stored = await store.find(submission.date, submission.id);
     if (stored) return repeatAnswer(stored, submission, replaySha);
-    const engine = await getEngine();
+    // A record is judged by the engine it was played on, while the function keeps it (engine.mjs engineLoader).
+    const engine = await getEngine(submission.replay?.engine);
     const facts = factsOf(engine.judge(submission.replay, submission.date, submission.score, receivedAt));
     const record = {
       id: submission.id,

@@ -80,7 +80,8 @@ export function createCoach({ line, onNewDeal = () => {} }) {
     flips = 0;
     outSince = null;
     tip = null;
-    if (active) show("coach.flip");
+    // The first view says whose turn it is (observe): until then, nothing claims it is yours.
+    if (active) show("coach.watch");
     return active;
   }
 

@@ -111,10 +111,14 @@ export function yourWrongSlap(e, { scored = true } = {}) {
   return `${why} ${t(e.burned ? `why.burn${burn}` : "why.noCard", ruleNumbers())}`;
 }
 
-/** Your slap just too late for a pattern another player took (a late_slap event): who was first, by how many ms,
- * and that it costs nothing. */
+/** Your slap just too late (a late_slap event) for a pattern another player took (who was first, by how many ms)
+ * or the next card covered (which card, how many ms before), and that it costs nothing. */
 export function yourLateSlap(e) {
-  return `${t("why.too_late", { seat: seatName(e.by), ms: e.ms })} ${t("why.lateFree")}`;
+  const why =
+    e.reason === "covered"
+      ? t("why.coveredBy", { card: cardName(e.card), pattern: t(`pattern.${e.pattern}`), ms: e.ms })
+      : t("why.too_late", { seat: seatName(e.by), ms: e.ms });
+  return `${why} ${t("why.lateFree")}`;
 }
 
 /** Your won slap, with its reaction time when a card of another player made the pattern. */

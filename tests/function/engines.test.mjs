@@ -1,0 +1,101 @@
+// A new engine costs nobody a score (issue 30): a daily played on the page's earlier engine, queued in the outbox
+// before a deploy and sent after it, is judged by the engine it was played on, which the function keeps
+// (netlify/engines/, build step kept_engines); a record of the new engine is judged by the new one in the same
+// run. Two engine versions in one test process: the build's own (dist/) and the kept 3.1.0.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { engineLoader, loadEngine } from "../../netlify/functions/scores/engine.mjs";
+import { enqueue, flush, pending } from "../../web/common/outbox.js";
+import { datesAround, newId, pythonReplays, ROOT, startTestApi } from "./fixtures.mjs";
+
+const DAY_START = Math.floor(Date.now() / 86_400_000) * 86_400_000;
+const NOW = Math.max(Date.now(), DAY_START + 6 * 3_600_000);
+const { today } = datesAround(NOW);
+const KEPT = JSON.parse(readFileSync(path.join(ROOT, "dist", "build-info.json"), "utf8")).kept_engines ?? {};
+const OLD = "3.1.0";
+
+/** A daily of `date` played on the kept engine `version` (its wheel first on the path) by a human-like player. */
+function playedOn(version, date, play) {
+  const wheel = path.join(ROOT, KEPT[version]);
+  const script = path.join(ROOT, "tests", "function", "replays.py");
+  const output = execFileSync(process.env.PYTHON ?? "python3", [script, "--date", date, "--plays", play], {
+    cwd: path.join(ROOT, "tests"),
+    env: { ...process.env, PYTHONPATH: [wheel, path.join(ROOT, "tests")].join(path.delimiter) },
+    maxBuffer: 64 * 2 ** 20,
+    encoding: "utf8",
+  });
+  return JSON.parse(output);
+}
+
+let oldGame;
+let newGame;
+let api;
+const getEngine = engineLoader({ root: ROOT });
+
+before(async () => {
+  assert.ok(KEPT[OLD], `the build keeps engine ${OLD} (netlify/engines/kept.json; python build.py build)`);
+  const old = playedOn(OLD, today, "450:1");
+  assert.equal(old.engine_version, OLD);
+  oldGame = old.plays[0];
+  assert.ok(oldGame.verdict.ok, "engine 3.1.0 accepts its own player's game");
+  newGame = pythonReplays(today, ["450:2"]).plays[0];
+  assert.notEqual(newGame.replay.engine, OLD);
+  api = await startTestApi({ nowMs: NOW, getEngine });
+});
+
+after(async () => {
+  await api?.close();
+  await api?.remove();
+});
+
+const submissionOf = (game, name) => ({ id: newId(), name, date: today, score: game.score, replay: game.replay });
+const postTo = (target) => (url, init) => target.handle(new Request(new URL(url, "http://127.0.0.1:8000"), init));
+const entryEngine = async (id) =>
+  (await api.pool.query("SELECT engine_version FROM entries WHERE id = $1", [id])).rows[0]?.engine_version;
+
+test("a record queued on the earlier engine before the deploy is judged by that engine after it", async () => {
+  const queued = submissionOf(oldGame, "Before deploy");
+  await enqueue(queued);
+  const offline = await flush(() => Promise.reject(new TypeError("offline")));
+  assert.equal(offline.offline, true); // before the deploy: no network, the record waits
+  assert.deepEqual(
+    (await pending()).map((s) => s.id),
+    [queued.id],
+  );
+
+  const sent = await flush(postTo(api)); // after the deploy: the function runs the new engine
+  assert.equal(sent.settled.length, 1);
+  const [answer] = sent.settled;
+  assert.equal(answer.status, 201, JSON.stringify(answer.body));
+  assert.equal(answer.body.score, oldGame.verdict.score);
+  assert.equal(await entryEngine(queued.id), OLD);
+  assert.deepEqual(await pending(), []);
+});
+
+test("in the same run, a record of the new engine is judged by the new engine", async () => {
+  const submission = submissionOf(newGame, "After deploy");
+  const response = await api.handle(
+    new Request("http://127.0.0.1:8000/api/scores", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(submission),
+    }),
+  );
+  assert.equal(response.status, 201, await response.clone().text());
+  assert.equal(await entryEngine(submission.id), newGame.replay.engine);
+  const [current, kept] = await Promise.all([getEngine(), getEngine(OLD)]);
+  assert.notEqual(current, kept); // two engines, one loaded each
+  assert.deepEqual([current.engineVersion, kept.engineVersion], [newGame.replay.engine, OLD]);
+});
+
+test("without the kept engine the record is refused engine_version, and an engine nobody keeps still is", async () => {
+  const alone = await loadEngine({ root: ROOT, keptWheels: {} });
+  assert.equal(alone.judge(oldGame.replay, today, oldGame.score).error.code, "engine_version");
+  const unknown = await getEngine("2.0.0");
+  assert.equal(unknown.engineVersion, newGame.replay.engine); // the build's own judges it...
+  const verdict = unknown.judge({ ...oldGame.replay, engine: "2.0.0" }, today, oldGame.score);
+  assert.equal(verdict.error.code, "engine_version"); // ...and refuses it
+});
