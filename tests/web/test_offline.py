@@ -147,8 +147,7 @@ def finish_game(page) -> dict:
 def visited(browser, server_url: str) -> Iterator[tuple[object, object]]:
     """(context, page) after a first visit, once the worker controls the page with its whole cache: shared by
     the tests that go offline from there (each comes back online). The loader makes its own choice of path
-    (nothing forced): the engine's wheel unpacked on this first visit, and the worker does not download the
-    build's snapshot. The
+    (nothing forced): micropip on this first visit, and the worker does not download the build's snapshot. The
     page then makes this device's own for the next visit, though the browser asks to save data (it costs no
     bytes)."""
     context = browser.new_context(base_url=server_url, bypass_csp=True)
@@ -190,7 +189,7 @@ def test_a_practice_game_loads_and_plays_offline(online, server_url, build_info)
     assert page.evaluate("navigator.serviceWorker.controller !== null")
     types = page.evaluate(CONTENT_TYPES, list(SERVED_AS))
     assert types == SERVED_AS  # from the cache, offline
-    # The first visit unpacked the wheel; the worker holds every file but the build's snapshot nobody used.
+    # The first visit took micropip; the worker holds that path's files, not the build's snapshot nobody used.
     # Offline, the second visit restores the snapshot this device made after the first.
     assert status["notYetUsed"] == [build_info["snapshot"]["file"]]
     engine = page.evaluate("[window.ewar.engine.path, window.ewar.engine.reason]")
@@ -309,11 +308,8 @@ def test_a_first_visit_makes_the_snapshot_on_the_device_and_the_next_restores_it
     try:
         assert page.evaluate("'connection' in navigator") is (link != "no navigator.connection")
         first = page.evaluate("[window.ewar.engine.path, window.ewar.engine.reason]")
-        assert first == [
-            "wheel",
-            "snapshot not made yet",
-        ]  # the engine's wheel unpacked: no installer
-        assert not [url for url in asked if url.endswith(build_info["micropip_wheel"])], asked
+        # The plain path: micropip installs the wheel.
+        assert first == ["micropip", "snapshot not made yet"]
         wait_precached(page)
         made = wait_snapshot_made(
             page
@@ -662,7 +658,7 @@ def test_a_first_visit_costs_at_most_5_mb_and_the_daily_then_plays_offline(
         page = context.new_page()
         page.goto("/")
         wait_ready(page)
-        assert page.evaluate("window.ewar.engine.path") == "wheel"
+        assert page.evaluate("window.ewar.engine.path") == "micropip"
         wait_precached(page)
         wait_snapshot_made(
             page

@@ -1,5 +1,5 @@
 // The memory snapshot's maker, in a dedicated worker the page starts once its game is idle after a visit that
-// loaded without a snapshot (web/js/engine/device-snapshot.js). From the files the page already holds (Pyodide's runtime
+// loaded with micropip (web/js/engine/device-snapshot.js). From the files the page already holds (Pyodide's runtime
 // and the engine's wheel, served by the service worker's cache), it loads a second Pyodide with the engine
 // imported, takes its memory snapshot (host.js, makeEngineSnapshot: the build's own steps) and keeps it in Cache
 // Storage without its zero pages, under build-info's device_snapshot_key. The next visit restores it: no snapshot

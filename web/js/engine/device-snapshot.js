@@ -1,7 +1,7 @@
 // The memory snapshot this device made itself: read back as a load starts (checked against build-info's
-// device_snapshot_key and its own sha256), and made after a visit that loaded without one (the first), in a worker
+// device_snapshot_key and its own sha256), and made after a visit that loaded with micropip, in a worker
 // (web/worker/snapshot-maker.js) from the files the page already holds. Nothing here downloads a snapshot: a first
-// visit costs only the plain path's bytes on every browser and link, and every visit after it starts from the
+// visit costs only the micropip path's bytes on every browser and link, and every visit after it starts from the
 // snapshot (docs/loading.md).
 
 import {
@@ -136,7 +136,7 @@ function reasonNotToMake(buildInfo) {
 }
 
 /**
- * After a visit that loaded without a snapshot (loader.js, loadFromWheel): once a service worker controls the page, delayMs later and at an idle
+ * After a visit that loaded with micropip: once a service worker controls the page, delayMs later and at an idle
  * moment, makes this build's snapshot in a worker for the next visit. Returns whether it will. Marks for tools:
  * "ewar:device-snapshot-planned", then "ewar:device-snapshot-made" (detail: the maker's figures) or
  * "ewar:device-snapshot-failed" (detail.error); "ewar:device-snapshot-not-made" with the reason when it will not.

@@ -47,7 +47,7 @@ export function publishEngineLoad(start) {
 
 /**
  * Joins the page's engine load (started by js/engine-start.js, whenever it runs): resolves to {pyodide, bridge,
- * buildInfo, path: "snapshot"|"wheel"|"micropip", reason, origin (snapshot path), installer (micropip path)}; rejects with a LoadError.
+ * buildInfo, path: "snapshot"|"micropip", reason, installer (micropip path)}; rejects with a LoadError.
  * onProgress(phase, phaseFraction, total); onPath(path, phases) says which phases this load goes through (the
  * snapshot path has no "micropip" phase; it is called again if the snapshot fails and micropip takes over). Both
  * are told the latest at once.

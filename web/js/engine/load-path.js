@@ -1,8 +1,7 @@
-// Which way the engine loads: a Pyodide memory snapshot (every ewar module already imported: the one this device
-// made, or the build's) or plain Pyodide and the engine's wheel, and why. build-info.json names the build's
-// snapshot ("snapshot": file, size, sha256, pyodide_version, engine_version) and the key a device's must have
-// (device_snapshot_key); the loader uses one only when it matches this runtime and this build, and falls back to
-// micropip on any failure.
+// Which way the engine loads: the build's Pyodide memory snapshot (every ewar module already imported) or plain
+// Pyodide + micropip + the engine wheel, and why. build-info.json names the snapshot ("snapshot": file, size,
+// sha256, pyodide_version, engine_version); the loader uses it only when it matches this runtime and this build,
+// and falls back to micropip on any failure.
 
 import { createStorage } from "../base/storage.js";
 import { keptCopy, pageUrl } from "./downloads.js";
@@ -34,10 +33,10 @@ export function readLastSnapshot() {
  *   snapshot is never restored with another build's wheel or runtime: one made for another is removed);
  * - the build's snapshot (cached: the worker's copy), when the service worker holds it or this browser loaded this
  *   very snapshot before (a device that fetched it before snapshots were made on devices);
- * - else the plain path (loader.js: the engine's wheel unpacked), never downloading a snapshot: a first visit
- *   stays under 5 MB on every link (docs/performance.md), and the page then makes this device's own snapshot
- *   for the next visit (device-snapshot.js, makeSnapshotForNextVisit).
- * ?load=snapshot forces the build's snapshot, ?load=micropip the micropip path.
+ * - else micropip, never downloading a snapshot: a first visit stays under 5 MB on every link
+ *   (docs/performance.md), and the page then makes this device's own snapshot for the next visit
+ *   (device-snapshot.js, makeSnapshotForNextVisit).
+ * ?load=snapshot forces the build's snapshot, ?load=micropip the plain path.
  */
 export async function chooseSnapshot(buildInfo, early = Promise.resolve(null), ownEarly = Promise.resolve(null)) {
   const [last, own] = await Promise.all([early, ownEarly]);

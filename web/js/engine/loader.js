@@ -4,7 +4,7 @@
 // The Pyodide steps themselves are the shared host's (host.js); the Python they run is ewar.runtime's
 // (after_restore, after_install).
 
-import { installWithMicropip, restoreEngine, runtimeOf, unpackWheel } from "../../common/host.js";
+import { installWithMicropip, restoreEngine, runtimeOf } from "../../common/host.js";
 import { createStorage } from "../base/storage.js";
 import { forgetDeviceSnapshot, makeSnapshotForNextVisit, readDeviceSnapshot } from "./device-snapshot.js";
 import { fetchBytes, fetchJson, LoadError, pageUrl, snapshotBytes } from "./downloads.js";
@@ -133,52 +133,18 @@ async function step(key, params, action) {
   }
 }
 
-/** Pyodide started plainly, its "runtime" phase reported; resolves to it. */
-function startRuntime(report, { pyodideModule, createPyodideModule }) {
-  return pyodideModule.then(async ({ loadPyodide }) => {
+async function loadWithMicropip(buildInfo, report, { pyodideModule, createPyodideModule }) {
+  report("runtime", 0);
+  // Both wheels download while the runtime does, instead of one after the other once Python is up; a wheel that
+  // cannot be had is said at once, not once the runtime is up.
+  const stopWatching = watchRuntimeFiles(report, buildInfo.runtime_files);
+  const runtime = pyodideModule.then(async ({ loadPyodide }) => {
     const loaded = await step("loading.errorMissing", { file: "pyodide/" }, () =>
       loadPyodide({ indexURL: pageUrl("pyodide/"), createPyodideModule }),
     );
     report("runtime", 1);
     return loaded;
   });
-}
-
-/**
- * A visit with no snapshot on this device (the first): the engine's wheel unpacked straight into site-packages
- * (host.js, unpackWheel: what the snapshot makers do), with no package installer. micropip's import (~60
- * standard-library modules) and its install were ~0.4 s of a cold load, and its wheel 0.12 MB of the page's
- * bytes before ready. micropip stays the path a failed snapshot falls back to, and ?load=micropip's.
- */
-async function loadFromWheel(buildInfo, report, runtimeParts) {
-  report("runtime", 0);
-  const stopWatching = watchRuntimeFiles(report, buildInfo.runtime_files);
-  let pyodide;
-  let engineWheel;
-  try {
-    [pyodide, engineWheel] = await Promise.all([
-      startRuntime(report, runtimeParts),
-      fetchBytes(buildInfo.engine_wheel),
-    ]);
-  } finally {
-    stopWatching();
-  }
-  report("engine", 0.3);
-  const bridge = await step("loading.errorMissing", { file: buildInfo.engine_wheel }, async () => {
-    unpackWheel(pyodide, engineWheel);
-    return pyodide.pyimport("ewar.bridge");
-  });
-  runtimeOf(pyodide).after_install(); // freezes the loaded heap, as on the micropip path
-  report("engine", 1);
-  return { pyodide, bridge, buildInfo, path: "wheel", installer: null };
-}
-
-async function loadWithMicropip(buildInfo, report, runtimeParts) {
-  report("runtime", 0);
-  // Both wheels download while the runtime does, instead of one after the other once Python is up; a wheel that
-  // cannot be had is said at once, not once the runtime is up.
-  const stopWatching = watchRuntimeFiles(report, buildInfo.runtime_files);
-  const runtime = startRuntime(report, runtimeParts);
   let pyodide;
   let micropipWheel;
   let engineWheel;
@@ -241,15 +207,10 @@ async function load(onProgress, onPath) {
     reason = `snapshot failed: ${fast.failed}`;
     // One this device made and cannot restore is removed, and not made again for this build.
     if (choice.device) await forgetDeviceSnapshot(choice.device, buildInfo.device_snapshot_key);
-  } else if (!pathForced()) {
-    // No snapshot here yet: the quickest plain load, then this device's snapshot for the next visit.
-    onPath("wheel", Object.keys(PATH_SHARES.wheel));
-    const engine = await loadFromWheel(buildInfo, progressReporter(onProgress, PATH_SHARES.wheel), runtime);
-    makeSnapshotForNextVisit(buildInfo);
-    return markReady({ ...engine, reason });
   }
   onPath("micropip", PHASES);
   const engine = await loadWithMicropip(buildInfo, progressReporter(onProgress, PATH_SHARES.micropip), runtime);
+  if (!pathForced() && !choice.device) makeSnapshotForNextVisit(buildInfo);
   return markReady({ ...engine, reason });
 }
 

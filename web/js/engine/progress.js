@@ -9,7 +9,6 @@ export const PHASES = ["runtime", "micropip", "engine"];
 export const PATH_SHARES = {
   micropip: { runtime: 0.8, micropip: 0.08, engine: 0.12 },
   snapshot: { runtime: 0.6, engine: 0.4 },
-  wheel: { runtime: 0.88, engine: 0.12 }, // the engine's wheel unpacked, no installer (loader.js, loadFromWheel)
 };
 
 /**
