@@ -11,6 +11,7 @@ import { config as postConfig } from "../../netlify/functions/scores/scores.mjs"
 import { TOP } from "../../netlify/functions/scores/store.mjs";
 import { MAX_BODY_BYTES } from "../../netlify/functions/scores/submission.mjs";
 import { startLocalApi } from "../../netlify/local.mjs";
+import { personActions } from "./copies.mjs";
 import {
   assertRefusal,
   datesAround,
@@ -584,8 +585,10 @@ describe("store faults answer 503 and lose nothing", () => {
 
 describe("concurrency: the constraints decide, whoever comes first", () => {
   test("20 concurrent posts of one game under 20 ids and names: one entry, 19 duplicate_record", async () => {
+    // The stand-in judge accepts any actions: the 20 share one person's timed actions (copies.mjs).
+    const actions = personActions(20);
     await withStandIn(async (stand) => {
-      const replay = standInReplay({ score: 900 });
+      const replay = standInReplay({ score: 900, actions });
       const answers = await Promise.all(
         Array.from({ length: 20 }, (_, at) => post(standIn(900, true, { name: `Racer ${at}`, replay }), stand)),
       );

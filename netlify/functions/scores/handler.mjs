@@ -24,6 +24,7 @@ import { json } from "./answer.mjs";
 import { engineLoader } from "./engine.mjs";
 import { nameKey } from "./lookalike.mjs";
 import { checkPlayer, playerHash } from "./player.mjs";
+import { CANDIDATES, copiedAmong, lookupOf, marksOf, playerActions } from "./samegame.mjs";
 import { ClaimTaken, REPLAY_DAYS, ScoreStore } from "./store.mjs";
 import {
   canonicalJson,
@@ -83,9 +84,21 @@ function answerOf(entry, { rank, total, entry: number, winners, winners_below },
 }
 
 const CLAIM_REFUSALS = {
-  record: [409, "duplicate_record", "This game is already on the board (one game, one entry)."],
   name: [409, "name_taken", "That name, or one that looks just like it, is already on today's board: pick another."],
+  player: [
+    409,
+    "player_entered",
+    "This player already has an entry on that day's board: one daily game a day, one entry.",
+  ],
 };
+
+/** A refusal of a record whose timing is that of entry `seq`'s game (samegame.mjs). */
+const copyRefusal = (seq) =>
+  new Rejection(
+    409,
+    "duplicate_record",
+    `This game's timing is that of entry ${seq}, already on that day's board: one game, one entry.`,
+  );
 
 /**
  * A scores handler. `database`: a function returning the db (a pg Pool or PGlite with the migrations applied);
@@ -135,6 +148,13 @@ export function createScoresHandler({
     if (stored) return repeatAnswer(stored, submission, replaySha);
     const engine = await getEngine();
     const facts = factsOf(engine.judge(submission.replay, submission.date, submission.score, receivedAt));
+    // One game, one entry: a record whose timing is a stored game's is refused (samegame.mjs).
+    const actions = playerActions(submission.replay.actions);
+    const { marks: lookup, minShared } = lookupOf(actions);
+    const near = { limit: CANDIDATES, minShared };
+    const before = await store.nearCopies(submission.date, lookup, near);
+    const original = copiedAmong(before.candidates, actions);
+    if (original) throw copyRefusal(original.seq);
     const record = {
       id: submission.id,
       name: submission.name,
@@ -146,6 +166,7 @@ export function createScoresHandler({
       replay_sha256: replaySha,
       replay_canonical: replayCanonical,
       player_sha256: player,
+      marks: marksOf(actions),
     };
     let outcome;
     try {
@@ -155,6 +176,18 @@ export function createScoresHandler({
       throw error;
     }
     if (!outcome.created) return repeatAnswer(outcome.existing, submission, replaySha);
+    // A near-copy stored between the look and the insert (concurrent posts): the later entry is taken back. Entries
+    // are stored one at a time (store.mjs), so every entry below this seq is visible now.
+    const meanwhile = await store.nearCopies(submission.date, lookup, {
+      ...near,
+      after: before.newest,
+      before: outcome.seq,
+    });
+    const earlier = copiedAmong(meanwhile.candidates, actions);
+    if (earlier) {
+      await store.undo(record.date, record.id);
+      throw copyRefusal(earlier.seq);
+    }
     const answer = answerOf(record, await store.standing(record.date, record.id), false);
     // The entry is stored: its friends' boards count as used, or wait for the next post if this fails.
     if (player) {
