@@ -36,6 +36,10 @@ CREATE TABLE hidden_names (
   at       timestamptz NOT NULL DEFAULT now()
 );
 
+-- A bucket may now count none: it is kept at 0 (a rank sums buckets).
+ALTER TABLE buckets DROP CONSTRAINT buckets_entries_check;
+ALTER TABLE buckets ADD CONSTRAINT buckets_entries_check CHECK (entries >= 0);
+
 -- Before the rule, one player id could post several entries a day: all but its first of each day are hidden,
 -- each with its audit row, so the public board keeps one entry per player id and day.
 WITH extra AS (
@@ -52,10 +56,6 @@ WITH extra AS (
 )
 INSERT INTO moderation (operator, action, day, entry_seq, reason, entries)
 SELECT 'migration 0003', 'hide_entry', day, seq, 'a further entry of the same player id that day', 1 FROM hidden;
-
--- A bucket may now count none: it is kept at 0 (a rank sums buckets).
-ALTER TABLE buckets DROP CONSTRAINT buckets_entries_check;
-ALTER TABLE buckets ADD CONSTRAINT buckets_entries_check CHECK (entries >= 0);
 
 -- One player id, one entry a day on the public board (the page plays one daily a day).
 DROP INDEX entries_by_player;

@@ -146,6 +146,10 @@ export function createScoresHandler({
     const store = storeNow();
     const stored = await store.find(submission.date, submission.id);
     if (stored) return repeatAnswer(stored, submission, replaySha);
+    const key = nameKey(submission.name);
+    if (await store.nameHidden(key)) {
+      throw new Rejection(400, "invalid_name", "This name was taken off the board by its operator: pick another.");
+    }
     const engine = await getEngine();
     const facts = factsOf(engine.judge(submission.replay, submission.date, submission.score, receivedAt));
     // One game, one entry: a record whose timing is a stored game's is refused (samegame.mjs).
@@ -158,7 +162,7 @@ export function createScoresHandler({
     const record = {
       id: submission.id,
       name: submission.name,
-      name_key: nameKey(submission.name),
+      name_key: key,
       date: submission.date,
       ...facts,
       received_at: receivedAt,

@@ -39,7 +39,7 @@ const RANK_OF_E = `(1
   + coalesce((SELECT sum(b.entries) FROM buckets b
               WHERE b.day = e.day AND (b.won > e.won OR (b.won = e.won AND b.score > e.score))), 0)
   + (SELECT count(*) FROM entries o
-     WHERE o.day = e.day AND o.won = e.won AND o.score = e.score AND o.seq < e.seq))::int`;
+     WHERE o.day = e.day AND o.won = e.won AND o.score = e.score AND o.seq < e.seq AND NOT o.hidden))::int`;
 
 // Wins of e's day, and wins of a lower score than e's: null for a loss ("better than X% of today's winners").
 const WINNERS_OF_E = `CASE WHEN e.won THEN (SELECT coalesce(sum(b.entries), 0) FROM buckets b WHERE b.day = e.day AND b.won)::int END`;
@@ -85,7 +85,7 @@ const STANDING = `SELECT ${RANK_OF_E} AS rank, ${TOTAL_OF_DAY} AS total, e.seq::
 
 const VIEW = `SELECT ${TOTAL_OF_DAY} AS total,
   (SELECT coalesce(json_agg(t ORDER BY t.won DESC, t.score DESC, t.seq), '[]'::json)
-   FROM (SELECT name, score, won, duration_ms, wrong_slaps, id, seq FROM entries WHERE day = $1::date
+   FROM (SELECT name, score, won, duration_ms, wrong_slaps, id, seq FROM entries WHERE day = $1::date AND NOT hidden
          ORDER BY won DESC, score DESC, seq LIMIT ${TOP}) t) AS top,
   (SELECT row_to_json(y) FROM (SELECT ${RANK_OF_E} AS rank, e.seq::text AS entry, e.name, e.score, e.won, e.duration_ms,
                                        e.wrong_slaps, e.id, ${WINNERS_OF_E} AS winners, ${WINNERS_BELOW_E} AS winners_below
@@ -110,7 +110,7 @@ const UNDO_ENTRY = `WITH gone AS (DELETE FROM entries WHERE day = $1::date AND i
 
 // An entry by its public number, with its replay while kept (deflated is null once pruned).
 const ENTRY_REPLAY = `SELECT e.name, e.score, e.won, e.duration_ms, r.deflated FROM entries e
-  LEFT JOIN replays r ON r.day = e.day AND r.id = e.id WHERE e.day = $1::date AND e.seq = $2::bigint`;
+  LEFT JOIN replays r ON r.day = e.day AND r.id = e.id WHERE e.day = $1::date AND e.seq = $2::bigint AND NOT e.hidden`;
 
 /** The replay as stored: its canonical JSON, deflated (raw DEFLATE, no header). */
 export const deflateReplay = (canonical) => deflateRawSync(Buffer.from(canonical, "utf8"), { level: 9 });
@@ -192,6 +192,12 @@ export class ScoreStore {
       })),
       newest: BigInt(newest ?? 0),
     };
+  }
+
+  /** True when the board's operator hid the name key `key` (tools/board_admin.mjs). */
+  async nameHidden(key) {
+    const { rows } = await this.#db.query("SELECT 1 FROM hidden_names WHERE name_key = $1", [key]);
+    return rows.length > 0;
   }
 
   /** Takes back the entry `id` of `date` just stored (found a near-copy): all its rows, and its bucket's count. */
