@@ -148,7 +148,12 @@ export function createScoresHandler({
     if (stored) return repeatAnswer(stored, submission, replaySha);
     const key = nameKey(submission.name);
     if (await store.nameHidden(key)) {
-      throw new Rejection(400, "invalid_name", "This name was taken off the board by its operator: pick another.");
+      const hidden = new Rejection(
+        400,
+        "invalid_name",
+        "This name was taken off the board by its operator: pick another.",
+      );
+      throw Object.assign(hidden, { reason: "hidden" });
     }
     const engine = await getEngine();
     const facts = factsOf(engine.judge(submission.replay, submission.date, submission.score, receivedAt));
@@ -249,6 +254,10 @@ export function createScoresHandler({
       if (request.method === "GET") return await get(request);
       return errorResponse(405, "method_not_allowed", "Use GET or POST.", { allow: "GET, POST" });
     } catch (error) {
+      if (error instanceof Rejection && error.reason) {
+        // A name's refusal says its rule (names.js reasons), for the page's own words.
+        return json(error.status, { error: error.code, reason: error.reason, message: error.message }, "no-store");
+      }
       if (error instanceof Rejection) return errorResponse(error.status, error.code, error.message);
       console.error("scores: could not finish:", error?.stack ?? error);
       return errorResponse(
