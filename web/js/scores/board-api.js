@@ -1,5 +1,7 @@
 // Asks the scores API for a day's leaderboard, and says whether the answer is the board, "offline" or "failed".
 
+import { learnServerTime } from "../base/deals.js";
+
 /**
  * GET the leaderboard JSON at url. {board, offline: false, failed: false} when the server answered it;
  * {board: null, offline: true} with no network; {board: null, failed: true} when the server answered with an
@@ -13,6 +15,7 @@ export async function fetchBoard(url, init = {}) {
   } catch {
     return { board: null, offline: true, failed: false };
   }
+  learnServerTime(response.headers.get("date"));
   try {
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     return { board: await response.json(), offline: false, failed: false };

@@ -13,10 +13,11 @@ function durationAttribute(ms) {
 }
 
 /**
- * Builds the panel's content once. handlers: onSubmit(nameText), onNameInput(nameText), onSelectDay(index).
+ * Builds the panel's content once. handlers: onSubmit(nameText), onNameInput(nameText), onSelectDay(index);
+ * watchLocked(date): whether that day's games may not be watched yet (today's, before your daily).
  * Returns the drawing functions; nothing here decides anything.
  */
-export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDay }) {
+export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDay, watchLocked = () => false }) {
   const ids = { title: "lb-title", name: "lb-name", help: "lb-name-help", error: "lb-name-error", board: "lb-board" };
 
   const title = element("h3", { id: ids.title });
@@ -165,7 +166,7 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
     board.setAttribute("aria-labelledby", tabs[index].id);
   }
 
-  function row(entry, { you = false, queued = false } = {}) {
+  function row(entry, { you = false, queued = false, locked = false } = {}) {
     const name = element("span", { className: "lb-name-text", text: entry.name });
     const nameCell = element("th", { scope: "row", className: "lb-col-name" }, [name]);
     if (you) nameCell.append(" ", element("span", { className: "lb-badge", text: t("leaderboard.you") }));
@@ -175,10 +176,12 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
         element("span", { className: "lb-badge lb-badge-waiting", text: t("leaderboard.waitingBadge") }),
       );
     if (Number.isInteger(entry.entry) && !queued) {
-      const label = t("watch.boardLabel", { name: entry.name });
+      // Today's games are no rehearsal of today's daily: the button says when they can be watched.
+      const label = locked ? t("watch.lockedTodayLabel") : t("watch.boardLabel", { name: entry.name });
       const watch = element("button", { type: "button", className: "lb-watch", testid: "leaderboard-watch" });
       watch.dataset.entry = String(entry.entry);
-      watch.textContent = t("watch.board");
+      watch.textContent = t(locked ? "watch.lockedToday" : "watch.board");
+      if (locked) watch.setAttribute("aria-disabled", "true");
       watch.setAttribute("aria-label", label);
       watch.title = label;
       nameCell.append(" ", watch);
@@ -221,9 +224,10 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
   function drawBoard({ date, board: answer, queued = null, note = "" }) {
     const rows = [];
     const entries = answer?.entries ?? [];
-    for (const entry of entries) rows.push(row(entry, { you: entry.you === true }));
+    const locked = Boolean(date && watchLocked(answer?.date ?? date));
+    for (const entry of entries) rows.push(row(entry, { you: entry.you === true, locked }));
     const you = answer?.you ?? null;
-    if (you && !entries.some((entry) => entry.you === true)) rows.push(gapRow(), row(you, { you: true }));
+    if (you && !entries.some((entry) => entry.you === true)) rows.push(gapRow(), row(you, { you: true, locked }));
     if (queued && !you) {
       if (rows.length) rows.push(gapRow());
       rows.push(row({ ...queued, rank: null }, { you: true, queued: true }));
@@ -246,6 +250,12 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
 
   function focusName() {
     nameInput.focus();
+  }
+
+  /** The name's refusal brought into view (on a phone it may be below the fold) and the field focused. */
+  function showNameError() {
+    nameInput.focus({ preventScroll: true });
+    error.scrollIntoView({ block: "center" });
   }
 
   /**
@@ -281,5 +291,6 @@ export function createLeaderboardView(panel, { onSubmit, onNameInput, onSelectDa
     drawChart,
     setNote,
     focusName,
+    showNameError,
   };
 }
