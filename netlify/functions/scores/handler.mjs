@@ -15,7 +15,9 @@
 // GET /api/scores/replay?date=YYYY-MM-DD&entry=<entry number>
 //   200 {"date", "entry", "name", "score", "won", "duration_ms", "replay": <the record>}, cached long (an entry
 //   never changes); 404 not_found: no such entry; 410 replay_gone: kept no more (store.mjs REPLAY_DAYS).
-// Every win ranks above every loss. Errors: {"error": CODE, "message": TEXT}; nothing is stored on a 4xx; a 503
+// Every win ranks above every loss. Errors: {"error": CODE, "message": TEXT} (a name's refusal adds its "reason");
+// one game, one entry by its timing (samegame.mjs: 409 duplicate_record); one entry per player id a day (409
+// player_entered); nothing is stored on a 4xx; a 503
 // (with Retry-After) stored nothing. docs/scores.md has every code.
 import { createHash } from "node:crypto";
 import { netlifyDatabase } from "../../database/pool.mjs";
