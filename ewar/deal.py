@@ -23,6 +23,8 @@ _FIRST_CHOSEN = datetime.date.fromisoformat(FIRST_DATE)
 # A daily may be sent for the leaderboard on its own UTC day and the next
 # (netlify/functions/scores/submission.mjs, dateWindow): its deal is not practice until then.
 SUBMISSION_DAYS = 2
+# Dailies still to come whose deals are no practice either: tomorrow's, and on to a month ahead.
+LOCK_AHEAD_DAYS = 31
 
 
 def check_date(date: str) -> str:
@@ -67,18 +69,21 @@ def day_start_ms(date: str) -> int:
 
 def open_daily_of(seed: int, now_ms: int) -> tuple[str, int] | None:
     """If ``seed`` is the deal of a daily that can still be sent for the leaderboard at
-    ``now_ms`` (epoch ms), that daily's date and the epoch ms when it can no longer be sent
-    (from then on its deal is anyone's to practise); else None.
+    ``now_ms`` (epoch ms), or of a daily still to come (up to ``LOCK_AHEAD_DAYS`` ahead: no
+    rehearsal of tomorrow's deal either), that daily's date and the epoch ms when it can no longer
+    be sent (from then on its deal is anyone's to practise); else None.
 
     >>> open_daily_of(daily_seed("2026-11-30"), day_start_ms("2026-12-01") + 5)
     ('2026-11-30', 1796169600000)
+    >>> open_daily_of(daily_seed("2026-12-02"), day_start_ms("2026-12-01") + 5)
+    ('2026-12-02', 1796342400000)
     """
     check_seed(seed)
     if isinstance(now_ms, bool) or not isinstance(now_ms, int):
         raise InvalidSeedError(f"a time is whole epoch milliseconds, not {now_ms!r}")
     today = _EPOCH + datetime.timedelta(days=now_ms // DAY_MS)
-    for back in range(SUBMISSION_DAYS):
-        date = (today - datetime.timedelta(days=back)).isoformat()
+    for offset in range(-LOCK_AHEAD_DAYS, SUBMISSION_DAYS):
+        date = (today - datetime.timedelta(days=offset)).isoformat()
         if daily_seed(date) == seed:
             return date, day_start_ms(date) + SUBMISSION_DAYS * DAY_MS
     return None

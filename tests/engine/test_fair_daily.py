@@ -150,7 +150,9 @@ class TestNoRehearsal:
     @pytest.mark.parametrize(
         ("now", "locked"),
         [
-            (DAY - 1, False),  # the day before: not yet a daily anyone plays (nor is it known)
+            (DAY - 1, True),  # the day before: tomorrow's daily, no rehearsal
+            (DAY - 31 * DAY_MS, True),  # a month ahead
+            (DAY - 32 * DAY_MS, False),  # further ahead than LOCK_AHEAD_DAYS
             (DAY, True),
             (DAY + DAY_MS + 5, True),  # the next day: still sent for the board
             (DAY + 2 * DAY_MS - 1, True),

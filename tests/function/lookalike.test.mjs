@@ -21,6 +21,8 @@ describe("one key for names that render alike", () => {
     ["ABE", "АВЕ", "ΑΒΕ", "abe"],
     ["modern", "rnodern"],
     ["José", "Jose", "JOSÉ", "Jose\u0301"],
+    ["Alice", "Alice.", "Alice'", "Alice_", "Al.ice", "A-l-i-c-e", "'Alice'"],
+    ["\u0639\u0627\u0626\u0634\u06c1", "\u0639\u0640\u0627\u0626\u0640\u0640\u0634\u06c1"],
   ];
   for (const names of alike) {
     test(names.join(" = "), () => {

@@ -1,7 +1,8 @@
 // The name rules (web/common/names.js); the look-alike key is lookalike.test.mjs's.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { checkName, MARKS_MAX, NAME_MAX, normalizeName } from "../../web/common/names.js";
+import { OFFENSIVE_LANGUAGES } from "../../netlify/functions/scores/submission.mjs";
+import { checkName, MARKS_MAX, NAME_MAX, normalizeName, plainForm, SHOWING_MIN } from "../../web/common/names.js";
 
 const refusedFor = (raw) => {
   const checked = checkName(raw);
@@ -94,7 +95,7 @@ describe("refused names (the attacks of issue 12)", () => {
     assert.equal(refusedFor(`\u0e01${"\u0e48".repeat(18)}`), "marks");
     assert.equal(refusedFor("a\u0301\u0302\u0303"), "marks");
     assert.equal(refusedFor("\u1ec5\u0301"), "marks"); // ễ is e with two marks already
-    assert.equal(checkName("a\u0301\u0323").ok, true);
+    assert.equal(checkName("ba\u0301\u0323").ok, true);
     assert.equal(refusedFor("\u0301a"), "marks");
     assert.equal(refusedFor("a \u0301"), "marks");
   });
@@ -117,5 +118,44 @@ describe("refused names (the attacks of issue 12)", () => {
 
   test("not text", () => {
     for (const raw of [7, null, undefined, ["Ada"]]) assert.equal(refusedFor(raw), "type");
+  });
+});
+
+describe("refused names (issue 29): each for its real reason", () => {
+  test(`fewer than ${SHOWING_MIN} letters or digits that show (an elongation is a bare line)`, () => {
+    for (const raw of ["A", "7", "\u0640".repeat(20), "\u0628\u0640\u0640\u0640\u0640", "A.", "-x-"]) {
+      assert.equal(refusedFor(raw), "letters", JSON.stringify(raw));
+    }
+    assert.equal(checkName("Al").ok, true);
+    assert.equal(checkName("\u0628\u0640\u0627").ok, true, "an elongation inside a name of two letters");
+  });
+
+  test("a mark of a symbol (U+1D165 draws a box) or an enclosing mark after a letter", () => {
+    assert.equal(refusedFor("Alice\u{1D165}"), "marks");
+    assert.equal(refusedFor("Alice\u20DD"), "marks");
+  });
+
+  test("letters of two scripts are told as mixed scripts", () => {
+    assert.equal(refusedFor("Al\u0456ce"), "mixed_scripts");
+  });
+
+  test("names kept for the board itself, however written", () => {
+    for (const raw of ["Admin", "ADMIN", "Ad.min", "Moderator", "Ádmin", "Egyptian War", "egyptian-war", "EWAR"]) {
+      assert.equal(refusedFor(raw), "reserved", raw);
+    }
+    assert.equal(checkName("Admiral").ok, true);
+  });
+
+  test("offensive words of the list the server passes, as whole words or in scripts without spaces", () => {
+    const offensive = ["shit", "connard", "씨발"].map(plainForm);
+    const refused = (raw) => checkName(raw, { offensive });
+    for (const raw of ["Shit", "Big Shit", "S.h.i.t", "s h i t", "Connard", "le connard", "나씨발놈"]) {
+      assert.equal(refused(raw).reason, "offensive", raw);
+    }
+    for (const raw of ["Shitake", "Cassandra", "Connardo"]) assert.equal(refused(raw).ok, true, raw);
+  });
+
+  test("the server's list covers the page's languages it has (en, fr, ko) and Urdu's (hi, fa, ar)", () => {
+    assert.deepEqual(OFFENSIVE_LANGUAGES, ["en", "fr", "ko", "hi", "fa", "ar"]);
   });
 });

@@ -14,6 +14,7 @@ import { MAX_BODY_BYTES } from "../../netlify/functions/scores/submission.mjs";
 import { startLocalApi } from "../../netlify/local.mjs";
 import { RATE_LIMITS } from "../../web/common/contract.js";
 import { RATE_LIMITED_WAIT_MS } from "../../web/common/retry-policy.js";
+import { personActions } from "./copies.mjs";
 import {
   assertRefusal,
   datesAround,
@@ -599,8 +600,10 @@ describe("store faults answer 503 and lose nothing", () => {
 
 describe("concurrency: the constraints decide, whoever comes first", () => {
   test("20 concurrent posts of one game under 20 ids and names: one entry, 19 duplicate_record", async () => {
+    // The stand-in judge accepts any actions: the 20 share one person's timed actions (copies.mjs).
+    const actions = personActions(20);
     await withStandIn(async (stand) => {
-      const replay = standInReplay({ score: 900 });
+      const replay = standInReplay({ score: 900, actions });
       const answers = await Promise.all(
         Array.from({ length: 20 }, (_, at) => post(standIn(900, true, { name: `Racer ${at}`, replay }), stand)),
       );

@@ -26,10 +26,10 @@ const withDatabase = (url, name) => {
 };
 
 /**
- * A new migrated database: { url, pool (a pg Pool of `max` connections), drop() }. drop() ends the pool and
- * drops the database.
+ * A new migrated database (empty when `migrated` is false): { url, pool (a pg Pool of `max` connections), drop() }.
+ * drop() ends the pool and drops the database.
  */
-export async function freshDatabase({ max = 10 } = {}) {
+export async function freshDatabase({ max = 10, migrated = true } = {}) {
   const server = testServerUrl();
   const name = `ewar_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: server });
@@ -43,7 +43,7 @@ export async function freshDatabase({ max = 10 } = {}) {
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle connection ended by the server (the drop below) is no test's failure.
   pool.on("error", () => {});
-  await migrate(pool);
+  if (migrated) await migrate(pool);
   return {
     url,
     pool,

@@ -2,7 +2,15 @@
 // line each state gives.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { awaitsName, draftRecord, recordAfter, statusOf, submissionOf } from "../../web/js/scores/records.js";
+import {
+  awaitsName,
+  draftRecord,
+  nameRefusalKey,
+  reasonOf,
+  recordAfter,
+  statusOf,
+  submissionOf,
+} from "../../web/js/scores/records.js";
 
 const VIEW = { result: { score: 41_250, won: true, duration_ms: 312_000 }, wrong_slaps: 2 };
 const REPLAY = { seed: 12, actions: [[0, "flip"]] };
@@ -130,5 +138,32 @@ describe("the status line", () => {
       params: { message: "too big" },
     });
     assert.deepEqual(reason(400, null), { key: "leaderboard.reason.other", params: { message: "HTTP 400" } });
+  });
+});
+
+describe("refusals of issue 29 keep the score and say the true reason", () => {
+  test("a copy refusal stays in the records, naming the entry it copies; never 'another tab'", () => {
+    const rec = answered(false, 409, {
+      error: "duplicate_record",
+      message: "This game's timing is that of entry 17, ...",
+    });
+    assert.deepEqual([rec.state, rec.score, rec.error.entry], ["refused", 41_250, 17]);
+    assert.deepEqual(reasonOf(rec.error), { key: "leaderboard.reason.duplicate_record", params: { entry: 17 } });
+    assert.equal(awaitsName(rec), false);
+  });
+
+  test("one entry a day per device has its own words", () => {
+    const rec = answered(false, 409, { error: "player_entered", message: "one daily game a day" });
+    assert.deepEqual(reasonOf(rec.error), { key: "leaderboard.reason.player_entered", params: {} });
+  });
+
+  test("a name refused by the server keeps its reason, words of its own, and waits for another name", () => {
+    const rec = answered(false, 400, { error: "invalid_name", reason: "offensive", message: "no" });
+    assert.equal(rec.error.reason, "offensive");
+    assert.deepEqual(reasonOf(rec.error), { key: "leaderboard.nameRefused.offensive", params: {} });
+    assert.equal(awaitsName(rec), true);
+    assert.equal(nameRefusalKey("mixed_scripts"), "leaderboard.nameRefused.mixed_scripts");
+    assert.equal(nameRefusalKey("character"), "leaderboard.nameInvalid");
+    assert.equal(nameRefusalKey("empty"), "leaderboard.nameEmpty");
   });
 });

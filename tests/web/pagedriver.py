@@ -85,6 +85,22 @@ def loaded_page(context) -> Iterator[object]:
         context.close()
 
 
+# Today's daily counted as played on this device (its start is the day's one attempt): today's board games may be
+# watched, and its deal replayed. Run before the page's own scripts, by the page's clock.
+PLAYED_TODAY = """(() => {
+  const date = new Date().toISOString().slice(0, 10);
+  const history = JSON.parse(localStorage.getItem("ewar.history") || "null") ?? {};
+  if (history.daily?.date !== date) {
+    localStorage.setItem("ewar.history", JSON.stringify({ ...history, daily: { date, finished: false } }));
+  }
+})()"""
+
+
+def played_today(context_or_page) -> None:
+    """Today's daily counts as played on this device from the next page load on (``PLAYED_TODAY``)."""
+    context_or_page.add_init_script(PLAYED_TODAY)
+
+
 def open_menu(page) -> None:
     """The menu, from wherever the page is (at the start, over a game, or after one)."""
     if page.is_visible("[data-testid=menu-panel]"):

@@ -21,7 +21,9 @@ import urllib.request
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from a11ykit import catalog
 from pagedriver import (
+    PHONE,
     advance,
     keyboard,
     lose_by_wrong_slaps,
@@ -278,18 +280,23 @@ def test_a_bad_name_gets_a_clear_error_and_nothing_is_sent(page, server_url: str
     field = "[data-testid=name-input]"
     error = "[data-testid=name-error]"
 
-    for bad in [
-        "<b>x</b>",
-        "a" * 21,
-        "tab\there",
-        "semi;colon",
-        "\u3164\u3164\u3164",
-        "\u0421ontrol One",
+    words = catalog("en")
+    for bad, key in [  # each refusal in its own words (issue 29)
+        ("<b>x</b>", "leaderboard.nameInvalid"),
+        ("a" * 21, "leaderboard.nameRefused.too_long"),
+        ("tab\there", "leaderboard.nameRefused.invisible"),
+        ("semi;colon", "leaderboard.nameInvalid"),
+        ("\u3164\u3164\u3164", "leaderboard.nameRefused.invisible"),
+        ("\u0421ontrol One", "leaderboard.nameRefused.mixed_scripts"),
+        ("A", "leaderboard.nameRefused.letters"),
+        ("\u0640" * 20, "leaderboard.nameRefused.letters"),
+        ("Alice\U0001d165", "leaderboard.nameRefused.marks"),
+        ("Moderator", "leaderboard.nameRefused.reserved"),
     ]:
         page.fill(field, bad)
         assert page.get_attribute(field, "aria-invalid") == "true"  # as soon as it is typed
         page.click("[data-testid=submit-score]")
-        assert "can't be used" in page.inner_text(error), bad
+        assert page.inner_text(error) == words[key], bad
     page.fill(field, "   ")
     page.click("[data-testid=submit-score]")
     assert "Enter a name first" in page.inner_text(error)
@@ -645,3 +652,63 @@ def test_the_service_worker_sync_handler_sends_the_outbox(shared_page) -> None:
     for sent in (submission, later):
         answer = page.evaluate(f"(id) => {SCORE_QUEUE}.then((q) => q.answerFor(id))", sent["id"])
         assert answer["status"] == 400 and answer["body"]["error"] == "date_out_of_window", answer
+
+
+IN_VIEW_AND_FOCUSED = """(() => {
+  const error = document.querySelector("[data-testid=name-error]").getBoundingClientRect();
+  const focused = document.activeElement?.dataset?.testid === "name-input";
+  return focused && error.height > 0 && error.top >= 0 && error.bottom <= innerHeight;
+})()"""
+
+
+def test_on_a_phone_each_name_refusal_is_in_view_and_the_field_focused(page) -> None:
+    """At 390x844 the name field may be below the fold: a refusal, the page's own or the server's after a
+    daily, is scrolled into view beside the field, which takes the focus for another name (issue 29)."""
+    page.set_viewport_size(PHONE)
+    page.goto("/?lang=en")
+    wait_ready(page)
+    words = catalog("en")
+    field = "[data-testid=name-input]"
+    for bad, key in [
+        ("A", "leaderboard.nameRefused.letters"),
+        ("Al\u0456ce", "leaderboard.nameRefused.mixed_scripts"),
+        ("Admin", "leaderboard.nameRefused.reserved"),
+        ("\u0640" * 20, "leaderboard.nameRefused.letters"),
+        ("Alice\U0001d165", "leaderboard.nameRefused.marks"),
+    ]:
+        page.evaluate("scrollTo(0, 0); document.activeElement?.blur()")
+        page.fill(field, bad)
+        page.evaluate("scrollTo(0, 0); document.activeElement?.blur()")
+        page.click("[data-testid=submit-score]")
+        wait_for(page, IN_VIEW_AND_FOCUSED)
+        assert page.inner_text("[data-testid=name-error]") == words[key], bad
+
+    # The server's refusals: taken, and offensive (its word list is the server's)
+    answers = iter(
+        [
+            (409, {"error": "name_taken", "message": "taken"}),
+            (400, {"error": "invalid_name", "reason": "offensive", "message": "no"}),
+        ]
+    )
+
+    def refuse(route) -> None:
+        status, body = next(answers)
+        route.fulfill(status=status, headers={"Cache-Control": "no-store"}, json=body)
+
+    page.context.route(
+        "**/api/scores",
+        lambda route: refuse(route) if route.request.method == "POST" else route.continue_(),
+    )
+    save_name(page, unique_name("Phone"))
+    finish_daily(page)
+    wait_for(page, IN_VIEW_AND_FOCUSED, timeout_ms=SEND_MS)
+    assert page.inner_text("[data-testid=name-error]") == words["leaderboard.reason.name_taken"]
+    page.evaluate("scrollTo(0, 0); document.activeElement?.blur()")
+    page.fill(field, unique_name("Rude"))
+    page.click("[data-testid=submit-score]")
+    wait_for(
+        page,
+        f"document.querySelector('[data-testid=name-error]').textContent === {json.dumps(words['leaderboard.nameRefused.offensive'])}",
+        timeout_ms=SEND_MS,
+    )
+    wait_for(page, IN_VIEW_AND_FOCUSED)

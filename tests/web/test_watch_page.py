@@ -22,6 +22,7 @@ from pagedriver import (
     open_menu,
     overlaps,
     play_to_end,
+    played_today,
     run_until,
     short_practice_seeds,
     start_from_menu,
@@ -392,6 +393,7 @@ def test_watch_a_board_entry_in_every_language_and_size(new_context, lang: str) 
     context = new_context(viewport=SIZES[0])
     page = context.new_page()
     asked = route_board(page, record_json, outcome)
+    played_today(page)  # today's board games are watched after your daily
     page.clock.install()  # running until freeze_time pauses it (see there)
     page.goto("/")
     wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=90_000)
@@ -468,6 +470,7 @@ def test_watch_a_daily_from_the_real_scores_api_to_its_end(new_context, server_u
     page.on(
         "response", lambda r: served.append(r.status) if "/api/scores/replay?" in r.url else None
     )
+    played_today(page)
     page.goto("/?lang=en")
     wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=90_000)
     row = page.locator("[data-testid=leaderboard-row]", has_text=sent["name"])
@@ -498,6 +501,7 @@ def test_a_board_record_that_cannot_be_had_is_said_in_words(
     record_json, outcome = board_game()
     page = new_context().new_page()
     route_board(page, record_json, outcome, status=status)
+    played_today(page)
     page.goto("/?lang=fr")
     wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=90_000)
     open_menu(page)
@@ -509,3 +513,33 @@ def test_a_board_record_that_cannot_be_had_is_said_in_words(
     )
     assert page.inner_text("[data-testid=watch-status]") == catalog("fr")[key]
     assert page.evaluate("document.body.dataset.state") == "ready"
+
+
+def test_today_s_board_games_wait_for_your_daily(new_context) -> None:
+    """Before this device has played today's daily, today's board rows cannot be watched: each Watch
+    button says why and fetches nothing; once the daily is played (its start counts), it watches."""
+    record_json, outcome = board_game()
+    page = new_context(viewport=SIZES[0]).new_page()
+    asked = route_board(page, record_json, outcome)
+    page.goto("/?lang=en")
+    wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=90_000)
+    words = catalog("en")
+    button = page.locator("[data-testid=leaderboard-watch]").first
+    button.wait_for(state="visible")
+    assert button.inner_text() == words["watch.lockedToday"]
+    assert button.get_attribute("aria-label") == words["watch.lockedTodayLabel"]
+    assert button.get_attribute("aria-disabled") == "true"
+    fetched = len(asked)
+    button.click(force=True)  # aria-disabled: a person can still tap it, and nothing plays
+    assert page.is_visible("[data-testid=menu-panel]")
+    assert not page.evaluate(WATCHING)
+    assert len(asked) == fetched, "a locked row fetched its replay"
+    played_today(page)  # the day's one attempt made (its start counts): today's games open
+    page.reload()
+    wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=90_000)
+    button = page.locator("[data-testid=leaderboard-watch]").first
+    button.wait_for(state="visible")
+    assert button.inner_text() == words["watch.board"]
+    button.click()
+    wait_for(page, WATCHING)
+    assert "entry=7" in asked[-1]

@@ -1,5 +1,6 @@
 // The daily board's name rules, one module for the page and the scores function: a name's normal form, and why
-// a name is refused. No imports, so the page loads it as it is; look-alikes of other names are the server's job.
+// a name is refused. No imports, so the page loads it as it is; look-alikes of other names are the server's job,
+// and so is the offensive-word list (a dependency the server passes in: netlify/functions/scores/submission.mjs).
 
 /** At most this many characters (code points) after normalisation. */
 export const NAME_MAX = 20;
@@ -61,6 +62,34 @@ const LETTER = /^\p{L}$/u;
 const MARK = /^\p{M}$/u;
 const ALLOWED_OTHER = /^[\p{Nd} \-_.']$/u;
 const LETTER_OR_DIGIT = /[\p{L}\p{Nd}]/u;
+// Letters or digits that show: not an elongation (the Arabic tatweel draws a bare line).
+const SHOWING = /[\p{L}\p{Nd}]/gu;
+const ELONGATION = /\u0640/gu;
+/** A name needs at least this many letters or digits that show. */
+export const SHOWING_MIN = 2;
+// Marks of symbols, not letters (U+1D165, a musical stem, draws a box after a letter): Common-script marks.
+const SYMBOL_MARK = /^[\p{Me}]$|^(?=\p{M})\p{scx=Common}$/u;
+
+/**
+ * Names that would pass for the board's own voice: compared by their plain form (`plainForm`), whole.
+ */
+export const RESERVED_NAMES = Object.freeze([
+  "admin",
+  "administrator",
+  "moderator",
+  "mod",
+  "operator",
+  "staff",
+  "support",
+  "official",
+  "system",
+  "root",
+  "egyptian war",
+  "egyptianwar",
+  "ewar",
+  "leaderboard",
+  "anonymous",
+]);
 
 /** A refusal: a stable reason (for the page's own words) and an English sentence. */
 const refusal = (reason, message) => ({ ok: false, reason, message });
@@ -111,6 +140,7 @@ function marksRefusal(name) {
     if (MARK.test(char)) {
       marks += 1;
       if (!afterLetter) return refusal("marks", "An accent or other mark must sit on a letter.");
+      if (SYMBOL_MARK.test(char)) return refusal("marks", "That mark is not one a letter takes.");
       if (marks > MARKS_MAX) return refusal("marks", `At most ${MARKS_MAX} accents or marks on one letter.`);
     } else {
       marks = 0;
@@ -126,10 +156,39 @@ export function normalizeName(raw) {
 }
 
 /**
- * Checks a name as typed. Answers { ok: true, name } with the normal form, or { ok: false, reason, message } with
- * reason one of "type", "empty", "too_long", "invisible", "character", "marks", "script", "mixed_scripts".
+ * A name's plain form, for the word lists: decomposed, marks, punctuation, symbols and elongations dropped, lower
+ * case, one space between words. "Ad.min!" and "ádmin" are "admin".
  */
-export function checkName(raw) {
+export function plainForm(name) {
+  return name
+    .normalize("NFKD")
+    .replace(/[\p{M}\p{P}\p{S}\u0640]/gu, " ")
+    .toLowerCase()
+    .trim()
+    .replace(/\s+/g, " ");
+}
+
+const LATIN_ONLY = /^[\p{scx=Latin}\p{Nd} ]+$/u;
+
+/**
+ * Words of `words` (plain forms) found in `name`: a Latin-script entry matches whole words of the name (or the
+ * name with its spaces taken out: "f u c k"); an entry in another script anywhere in the name run together (those
+ * scripts may write no spaces).
+ */
+function offensiveWord(name, words) {
+  const plain = plainForm(name);
+  const tokens = new Set([...plain.split(" "), plain, plain.replaceAll(" ", "")]);
+  const together = plain.replaceAll(" ", "");
+  return words.find((word) => (LATIN_ONLY.test(word) ? tokens.has(word) : together.includes(word))) ?? null;
+}
+
+/**
+ * Checks a name as typed. Answers { ok: true, name } with the normal form, or { ok: false, reason, message } with
+ * reason one of "type", "empty", "too_long", "invisible", "character", "marks", "script", "mixed_scripts",
+ * "letters" (fewer than SHOWING_MIN letters or digits that show), "reserved", "offensive". `offensive`: the plain
+ * forms of the words a name may not hold (the server's list; the page passes none).
+ */
+export function checkName(raw, { offensive = [] } = {}) {
   if (typeof raw !== "string") return refusal("type", "A name is text.");
   if (!raw.isWellFormed()) return refusal("invisible", "The name holds a broken character.");
   const name = normalizeName(raw);
@@ -141,5 +200,14 @@ export function checkName(raw) {
   if (stranger !== undefined) {
     return refusal("character", `"${stranger}" is not allowed: use letters, digits, spaces and - _ . '`);
   }
-  return marksRefusal(name) ?? scriptRefusal(chars) ?? { ok: true, name };
+  const found = marksRefusal(name) ?? scriptRefusal(chars);
+  if (found) return found;
+  if ((name.replace(ELONGATION, "").match(SHOWING) ?? []).length < SHOWING_MIN) {
+    return refusal("letters", `A name needs at least ${SHOWING_MIN} letters or digits.`);
+  }
+  if (RESERVED_NAMES.includes(plainForm(name)) || RESERVED_NAMES.includes(plainForm(name).replaceAll(" ", ""))) {
+    return refusal("reserved", "That name is kept for the board itself: pick another.");
+  }
+  if (offensiveWord(name, offensive)) return refusal("offensive", "That name holds a word the board does not show.");
+  return { ok: true, name };
 }

@@ -47,7 +47,7 @@ const BOARD = "SELECT name, members, last_used::float8 AS last_used FROM friend_
 
 // The day's entries of the board's members, in the global board's order.
 const ENTRIES = `SELECT seq::text AS entry, name, score, won, duration_ms, wrong_slaps FROM entries
-  WHERE day = $2::date
+  WHERE day = $2::date AND NOT hidden
     AND player_sha256 IN (SELECT player_sha256 FROM friend_members WHERE code = $1)
   ORDER BY won DESC, score DESC, seq LIMIT ${TOP}`;
 

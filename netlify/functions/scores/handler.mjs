@@ -23,7 +23,9 @@
 // GET /api/scores/replay?date=YYYY-MM-DD&entry=<entry number>
 //   200 {"date", "entry", "name", "score", "won", "duration_ms", "replay": <the record>}, cached long (an entry
 //   never changes); 404 not_found: no such entry; 410 replay_gone: kept no more (store.mjs REPLAY_DAYS).
-// Every win ranks above every loss. Errors: {"error": CODE, "message": TEXT}; nothing is stored on a 4xx; a 503
+// Every win ranks above every loss. Errors: {"error": CODE, "message": TEXT} (a name's refusal adds its "reason");
+// one game, one entry by its timing (samegame.mjs: 409 duplicate_record); one entry per player id a day (409
+// player_entered); nothing is stored on a 4xx; a 503
 // (with Retry-After) stored nothing. docs/scores.md has every code.
 import { createHash } from "node:crypto";
 import { netlifyDatabase } from "../../database/pool.mjs";
@@ -33,6 +35,7 @@ import { engineLoader } from "./engine.mjs";
 import { nameKey } from "./lookalike.mjs";
 import { checkPlayer, playerHash } from "./player.mjs";
 import { cdnPurger } from "./purge.mjs";
+import { CANDIDATES, copiedAmong, lookupOf, marksOf, playerActions } from "./samegame.mjs";
 import { ClaimTaken, REPLAY_DAYS, ScoreStore, TOP } from "./store.mjs";
 import {
   canonicalJson,
@@ -101,14 +104,26 @@ function answerOf(entry, { rank, total, entry: number, winners, winners_below },
 }
 
 const CLAIM_REFUSALS = {
-  record: [409, "duplicate_record", "This game is already on the board (one game, one entry)."],
   name: [409, "name_taken", "That name, or one that looks just like it, is already on today's board: pick another."],
+  player: [
+    409,
+    "player_entered",
+    "This player already has an entry on that day's board: one daily game a day, one entry.",
+  ],
 };
 
 /** Seconds until `date`'s replays are kept no more (REPLAY_DAYS after the day): no cached copy outlives that. */
 export function replayKeptSeconds(date, nowMs) {
   return Math.max(0, Math.floor((Date.parse(`${date}T00:00:00Z`) + (REPLAY_DAYS + 1) * DAY_MS - nowMs) / 1000));
 }
+
+/** A refusal of a record whose timing is that of entry `seq`'s game (samegame.mjs). */
+const copyRefusal = (seq) =>
+  new Rejection(
+    409,
+    "duplicate_record",
+    `This game's timing is that of entry ${seq}, already on that day's board: one game, one entry.`,
+  );
 
 /**
  * A scores handler. `database`: a function returning the db (a pg Pool or PGlite with the migrations applied);
@@ -149,13 +164,29 @@ export function createScoresHandler({
     const store = storeNow();
     const stored = await store.find(submission.date, submission.id);
     if (stored) return repeatAnswer(stored, submission, replaySha);
+    const key = nameKey(submission.name);
+    if (await store.nameHidden(key)) {
+      const hidden = new Rejection(
+        400,
+        "invalid_name",
+        "This name was taken off the board by its operator: pick another.",
+      );
+      throw Object.assign(hidden, { reason: "hidden" });
+    }
     // A record is judged by the engine it was played on, while the function keeps it (engine.mjs engineLoader).
     const engine = await getEngine(submission.replay?.engine);
     const facts = factsOf(engine.judge(submission.replay, submission.date, submission.score, receivedAt));
+    // One game, one entry: a record whose timing is a stored game's is refused (samegame.mjs).
+    const actions = playerActions(submission.replay.actions);
+    const { marks: lookup, minShared } = lookupOf(actions);
+    const near = { limit: CANDIDATES, minShared };
+    const before = await store.nearCopies(submission.date, lookup, near);
+    const original = copiedAmong(before.candidates, actions);
+    if (original) throw copyRefusal(original.seq);
     const record = {
       id: submission.id,
       name: submission.name,
-      name_key: nameKey(submission.name),
+      name_key: key,
       date: submission.date,
       ...facts,
       received_at: receivedAt,
@@ -163,6 +194,7 @@ export function createScoresHandler({
       replay_sha256: replaySha,
       replay_canonical: replayCanonical,
       player_sha256: player,
+      marks: marksOf(actions),
     };
     let outcome;
     try {
@@ -172,6 +204,18 @@ export function createScoresHandler({
       throw error;
     }
     if (!outcome.created) return repeatAnswer(outcome.existing, submission, replaySha);
+    // A near-copy stored between the look and the insert (concurrent posts): the later entry is taken back. Entries
+    // are stored one at a time (store.mjs), so every entry below this seq is visible now.
+    const meanwhile = await store.nearCopies(submission.date, lookup, {
+      ...near,
+      after: before.newest,
+      before: outcome.seq,
+    });
+    const earlier = copiedAmong(meanwhile.candidates, actions);
+    if (earlier) {
+      await store.undo(record.date, record.id);
+      throw copyRefusal(earlier.seq);
+    }
     const answer = answerOf(record, await store.standing(record.date, record.id), false);
     // A new row in the top rows: everyone's cached copy of the board goes now, not in BOARD_CDN_CACHE's seconds.
     if (answer.rank <= TOP) await purge([boardTag(record.date)]);
@@ -271,6 +315,10 @@ export function createScoresHandler({
       if (request.method === "GET") return await get(request);
       return errorResponse(405, "method_not_allowed", "Use GET or POST.", { allow: "GET, POST" });
     } catch (error) {
+      if (error instanceof Rejection && error.reason) {
+        // A name's refusal says its rule (names.js reasons), for the page's own words.
+        return json(error.status, { error: error.code, reason: error.reason, message: error.message }, "no-store");
+      }
       if (error instanceof Rejection) return errorResponse(error.status, error.code, error.message);
       console.error("scores: could not finish:", error?.stack ?? error);
       return errorResponse(

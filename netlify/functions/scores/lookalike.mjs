@@ -6,6 +6,9 @@ import unhomoglyph from "unhomoglyph";
 const DRAWN_MARKS = /[\p{Mn}\p{Me}]/gu;
 // After the skeleton and lower case, i, l, 1 and | may still differ only by a serif: one letter for all.
 const I_L_FAMILY = /[il1|ǀ]/gu;
+// What changes no letter a reader sees: punctuation ("Al.ice", "Alice_"), symbols, any mark left without its
+// letter, and the Arabic elongation (a longer joining line).
+const UNSEEN_IN_KEY = /[\p{P}\p{S}\p{M}\u0640]/gu;
 const ROUNDS = 4;
 
 const bare = (text) => text.normalize("NFKD").replace(DRAWN_MARKS, "");
@@ -21,8 +24,9 @@ function fold(text) {
 
 /**
  * The look-alike key of a name (in its normal form): case folded, combining marks dropped, confusables mapped
- * (UTS #39's confusables.txt) until nothing changes, then the i/l/1/I family made one. Stricter than Unicode's
- * skeleton on purpose: "José" and "Jose", "Ali" and "All" are one key.
+ * (UTS #39's confusables.txt) until nothing changes, punctuation, symbols, marks and elongations dropped, then
+ * the i/l/1/I family made one. Stricter than Unicode's skeleton on purpose: "José" and "Jose", "Ali" and "All",
+ * "Alice" and "Al.ice" are one key.
  */
 export function nameKey(name) {
   let key = name;
@@ -31,5 +35,5 @@ export function nameKey(name) {
     if (next === key) break;
     key = next;
   }
-  return key.replace(I_L_FAMILY, "l");
+  return key.replace(UNSEEN_IN_KEY, "").replace(I_L_FAMILY, "l");
 }

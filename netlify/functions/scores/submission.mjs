@@ -1,8 +1,18 @@
 // The score submission envelope: body reading, field checks, the name rules (web/common/names.js), the UTC
 // date window.
-import { checkName } from "../../../web/common/names.js";
+import naughtyWords from "naughty-words";
+import { checkName, plainForm } from "../../../web/common/names.js";
 
 export const MAX_BODY_BYTES = 64 * 1024;
+/**
+ * The word lists names are checked against (naughty-words, docs/dependencies.md): the page's languages it has
+ * (en, fr, ko), and for Urdu, whose words are shared with Hindi and written in Perso-Arabic letters, hi, fa, ar.
+ * It has no Vietnamese list.
+ */
+export const OFFENSIVE_LANGUAGES = ["en", "fr", "ko", "hi", "fa", "ar"];
+const OFFENSIVE = [
+  ...new Set(OFFENSIVE_LANGUAGES.flatMap((language) => naughtyWords[language].map(plainForm)).filter(Boolean)),
+];
 export const FIELDS = ["id", "name", "date", "score", "replay"];
 /** Fields a submission may carry: `player`, the device's player id (friends' boards; player.mjs). */
 export const OPTIONAL_FIELDS = ["player"];
@@ -144,8 +154,8 @@ export function checkSubmission(body, nowMs) {
   checkFieldSet(body);
   checkFieldTypes(body);
   const id = checkId(body.id);
-  const name = checkName(body.name);
-  if (!name.ok) reject(400, "invalid_name", name.message);
+  const name = checkName(body.name, { offensive: OFFENSIVE });
+  if (!name.ok) throw Object.assign(new Rejection(400, "invalid_name", name.message), { reason: name.reason });
   const date = checkDate(body.date, nowMs);
   if (body.score < 0) reject(400, "invalid_type", "Wrong type: score (integer >= 0).");
   return { id, name: name.name, date, score: body.score, replay: body.replay, player: body.player ?? null };

@@ -8,8 +8,8 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /**
  * The facts of an accepted verdict ({ score, won, reason, duration_ms, wrong_slaps, piles_slapped,
- * actions_sha256, game_sha256 }: game_sha256 is the game's path without its milliseconds, the board's one entry
- * a game), or a Rejection(422) carrying the judge's code and message. A verdict of neither shape is an internal
+ * actions_sha256, game_sha256 }: game_sha256 is the game's path without its milliseconds; one game, one entry
+ * goes by timing, samegame.mjs), or a Rejection(422) carrying the judge's code and message. A verdict of neither shape is an internal
  * failure (thrown as a plain Error: the caller answers 503).
  */
 export function factsOf(verdict) {

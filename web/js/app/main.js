@@ -1,7 +1,7 @@
 // The page's entry module: makes each part, joins them through the app's events, loads the engine (whose load
 // engine/start.js began with the page) and opens the menu.
 
-import { parseSeed } from "../base/deals.js";
+import { nowMs, parseSeed } from "../base/deals.js";
 import { createAppEvents } from "../base/events.js";
 import { currentLanguage, missingKeys } from "../base/i18n.js";
 import { setRuleNumbers } from "../base/rule-numbers.js";
@@ -17,7 +17,7 @@ import { showPanels } from "../panels/overlays.js";
 import { createResultPanel } from "../panels/result.js";
 import { pageAddress, share } from "../panels/share.js";
 import { createFriends } from "../scores/friends.js";
-import { createLeaderboard } from "../scores/leaderboard.js";
+import { createLeaderboard, watchLocked } from "../scores/leaderboard.js";
 import { createActuator } from "../table/actuator.js";
 import { createAnnouncer } from "../table/announcer.js";
 import { createCoach } from "../table/coach.js";
@@ -99,14 +99,14 @@ async function boot() {
     onSoundChange: (on) => on && sound.unlock(),
     // No rehearsal: a daily's deal is no practice while it can be sent, unless you have played that daily.
     lockedDeal: (seed) => {
-      const lock = JSON.parse(engine.bridge.practice_lock(seed, Date.now()));
+      const lock = JSON.parse(engine.bridge.practice_lock(seed, nowMs()));
       return lock && !storage.dailyRecord(lock.date) ? lock : null;
     },
     houseRules: JSON.parse(engine.bridge.house_rule_names()),
   });
   // An earlier day's board offers its daily again, as practice, once it can no longer be sent (the engine says).
   events.on("play-past-daily", ({ date }) => {
-    const open = JSON.parse(engine.bridge.practice_lock(engine.bridge.daily_seed(date), Date.now()));
+    const open = JSON.parse(engine.bridge.practice_lock(engine.bridge.daily_seed(date), nowMs()));
     if (open === null) flow.choose({ mode: "pastDaily", date });
   });
   const openMenu = () => menu.open({ running: games.current() });
@@ -128,8 +128,9 @@ async function boot() {
   const watchRow = (event) => {
     const button = event.target.closest(".lb-watch");
     const board = button?.closest("[data-date]");
-    const own = Boolean(button?.closest("tr.you"));
-    if (button && board) watching.watchEntry(board.dataset.date, Number(button.dataset.entry), { own });
+    if (!button || !board || watchLocked(board.dataset.date, storage)) return; // the button says why
+    const own = Boolean(button.closest("tr.you"));
+    watching.watchEntry(board.dataset.date, Number(button.dataset.entry), { own });
   };
   $("leaderboard").addEventListener("click", watchRow);
   $("friends").addEventListener("click", watchRow);
@@ -168,7 +169,11 @@ async function boot() {
     events.setState({ phase: "ready" });
     openMenu();
   });
-  exposeToTools({ games, watching, announcer, missingKeys, language: currentLanguage, engine });
+  const lockedDeal = (seed) => {
+    const lock = JSON.parse(engine.bridge.practice_lock(seed, nowMs()));
+    return lock && !storage.dailyRecord(lock.date) ? lock : null;
+  };
+  exposeToTools({ games, watching, announcer, missingKeys, language: currentLanguage, engine, lockedDeal });
 
   // Ready: the game saved before a reload comes back, paused under the menu; else the menu opens, on the deal of
   // ?deal=N if the address names one.

@@ -2,7 +2,7 @@
 // how-to and a guided first game; it offers the daily or practice (CPU speed, deal number), sound, the player's
 // history and the time to the next daily. It says what to start, never how.
 
-import { msToNextDaily, parseSeed, todayUtc } from "../base/deals.js";
+import { msToNextDaily, nowMs, parseSeed, todayUtc } from "../base/deals.js";
 import { formatCountdown, formatDate, formatNumber, t, translatePage } from "../base/i18n.js";
 import { drawHistory } from "../scores/chart-view.js";
 
@@ -68,7 +68,7 @@ export function createMenu({
       text = t("menu.dealInvalid");
     } else if (mode === "practice" && lockOf(deal.value)) {
       const lock = lockOf(deal.value);
-      text = t("menu.dealLocked", { date: formatDate(lock.date), time: formatCountdown(lock.opens_at - Date.now()) });
+      text = t("menu.dealLocked", { date: formatDate(lock.date), time: formatCountdown(lock.opens_at - nowMs()) });
     }
     note.textContent = text;
     const h = storage.history();

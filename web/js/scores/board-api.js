@@ -2,6 +2,8 @@
 // The board's URL names only the day, so Netlify's CDN keeps one copy for everyone; the player's own row is a small
 // read apart (/api/scores/rank), which the page folds into the board (withOwnRow).
 
+import { learnServerTime } from "../base/deals.js";
+
 /**
  * GET the leaderboard JSON at url. {board, offline: false, failed: false} when the server answered it;
  * {board: null, offline: true} with no network; {board: null, failed: true} when the server answered with an
@@ -15,6 +17,7 @@ export async function fetchBoard(url, init = {}) {
   } catch {
     return { board: null, offline: true, failed: false };
   }
+  learnServerTime(response.headers.get("date"));
   try {
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     return { board: await response.json(), offline: false, failed: false };

@@ -8,6 +8,7 @@ import { bringIntoView, element } from "../base/dom.js";
 import { formatDayMonth, t } from "../base/i18n.js";
 import { fetchBoard } from "./board-api.js";
 import { afterJoin, afterLeave, friendsLink, isOwnEntry, linkRequest, refusalKey } from "./friends-state.js";
+import { watchLocked } from "./leaderboard.js";
 import { boardRow } from "./leaderboard-view.js";
 
 const ENDPOINT = "/api/friends";
@@ -169,8 +170,9 @@ export function createFriends({ panel, storage, events, shareText, base }) {
     // As the daily board: your row marked, won or lost, and Watch (main.js opens it from the row's day).
     const date = dates()[day];
     const own = storage.scoreRecords(dates())[date] ?? null;
+    const locked = watchLocked(current?.board?.date ?? date, storage); // today's games only after your daily
     body.replaceChildren(
-      ...entries.map((entry) => boardRow(entry, { you: isOwnEntry(entry, own), testids: FRIENDS_TESTIDS })),
+      ...entries.map((entry) => boardRow(entry, { you: isOwnEntry(entry, own), locked, testids: FRIENDS_TESTIDS })),
     );
     if (current?.board?.date) body.dataset.date = current.board.date;
     else delete body.dataset.date;

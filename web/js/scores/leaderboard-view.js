@@ -17,9 +17,10 @@ function durationAttribute(ms) {
 /**
  * A board's row (the daily board's and a friends' board's): rank, name (text only) with "you", "waiting" and Watch
  * as they apply, score with won or lost, time and wrong slaps. you: the player's own entry; queued: not sent yet;
+ * locked: today's games, not to be watched before your own daily (the button says when they can be);
  * testids: the test ids of a row, your row and its Watch button.
  */
-export function boardRow(entry, { you = false, queued = false, testids = BOARD_TESTIDS } = {}) {
+export function boardRow(entry, { you = false, queued = false, locked = false, testids = BOARD_TESTIDS } = {}) {
   const name = element("span", { className: "lb-name-text", text: entry.name });
   const nameCell = element("th", { scope: "row", className: "lb-col-name" }, [name]);
   if (you) nameCell.append(" ", element("span", { className: "lb-badge", text: t("leaderboard.you") }));
@@ -29,10 +30,12 @@ export function boardRow(entry, { you = false, queued = false, testids = BOARD_T
       element("span", { className: "lb-badge lb-badge-waiting", text: t("leaderboard.waitingBadge") }),
     );
   if (Number.isInteger(entry.entry) && !queued) {
-    const label = t("watch.boardLabel", { name: entry.name });
+    // Today's games are no rehearsal of today's daily: the button says when they can be watched.
+    const label = locked ? t("watch.lockedTodayLabel") : t("watch.boardLabel", { name: entry.name });
     const watch = element("button", { type: "button", className: "lb-watch", testid: testids.watch });
     watch.dataset.entry = String(entry.entry);
-    watch.textContent = t("watch.board");
+    watch.textContent = t(locked ? "watch.lockedToday" : "watch.board");
+    if (locked) watch.setAttribute("aria-disabled", "true");
     watch.setAttribute("aria-label", label);
     watch.title = label;
     nameCell.append(" ", watch);
@@ -68,11 +71,20 @@ export function boardRow(entry, { you = false, queued = false, testids = BOARD_T
 /**
  * Builds the panel's content once. handlers: onSubmit(nameText), onNameInput(nameText), onSelectDay(index),
  * onForget() (the "forget me" button), onPickEarlier(date): a past day picked (YYYY-MM-DD, or "" when cleared),
- * onPlayPast(): play the shown past daily again. Returns the drawing functions; nothing here decides anything.
+ * onPlayPast(): play the shown past daily again; watchLocked(date): whether that day's games may not be watched yet
+ * (today's, before your daily). Returns the drawing functions; nothing here decides anything.
  */
 export function createLeaderboardView(
   panel,
-  { onSubmit, onNameInput, onSelectDay, onForget, onPickEarlier = () => {}, onPlayPast = () => {} },
+  {
+    onSubmit,
+    onNameInput,
+    onSelectDay,
+    onForget,
+    onPickEarlier = () => {},
+    onPlayPast = () => {},
+    watchLocked = () => false,
+  },
 ) {
   const ids = { title: "lb-title", name: "lb-name", help: "lb-name-help", error: "lb-name-error", board: "lb-board" };
 
@@ -266,9 +278,10 @@ export function createLeaderboardView(
   function drawBoard({ date, board: answer, queued = null, note = "" }) {
     const rows = [];
     const entries = answer?.entries ?? [];
-    for (const entry of entries) rows.push(boardRow(entry, { you: entry.you === true }));
+    const locked = Boolean(date && watchLocked(answer?.date ?? date));
+    for (const entry of entries) rows.push(boardRow(entry, { you: entry.you === true, locked }));
     const you = answer?.you ?? null;
-    if (you && !entries.some((entry) => entry.you === true)) rows.push(gapRow(), boardRow(you, { you: true }));
+    if (you && !entries.some((entry) => entry.you === true)) rows.push(gapRow(), boardRow(you, { you: true, locked }));
     if (queued && !you) {
       if (rows.length) rows.push(gapRow());
       rows.push(boardRow({ ...queued, rank: null }, { you: true, queued: true }));
@@ -291,6 +304,12 @@ export function createLeaderboardView(
 
   function focusName() {
     nameInput.focus();
+  }
+
+  /** The name's refusal brought into view (on a phone it may be below the fold) and the field focused. */
+  function showNameError() {
+    nameInput.focus({ preventScroll: true });
+    error.scrollIntoView({ block: "center" });
   }
 
   /**
@@ -328,5 +347,6 @@ export function createLeaderboardView(
     drawChart,
     setNote,
     focusName,
+    showNameError,
   };
 }

@@ -12,9 +12,25 @@ import { formatDate, t } from "../base/i18n.js";
 import { fetchDailyBoard } from "./board-api.js";
 import { linkRequest } from "./friends-state.js";
 import { createLeaderboardView } from "./leaderboard-view.js";
-import { awaitsName, draftRecord, recordAfter, statusOf, submissionOf } from "./records.js";
+import {
+  awaitsName,
+  draftRecord,
+  NAME_REFUSALS,
+  nameRefusalKey,
+  recordAfter,
+  statusOf,
+  submissionOf,
+} from "./records.js";
 
 const REFRESH_MS = 5_000;
+
+/**
+ * Whether a board day's games may not be watched yet: today's daily, before this device has played it (its start
+ * counts). Once the day is over, or played, they are open.
+ */
+export function watchLocked(date, storage) {
+  return date === todayUtc() && !storage.dailyRecord(date);
+}
 
 /** The name as it is stored and shown, or null when the board's rule (names.js, the server's too) refuses it. */
 function acceptedName(text) {
@@ -70,6 +86,7 @@ export function createLeaderboard({ panel, storage, events, ask }) {
     onForget: forgetMe,
     onPickEarlier: pickEarlier,
     onPlayPast: () => events.emit("play-past-daily", { date: dates()[2] }),
+    watchLocked: (date) => watchLocked(date, storage),
   });
 
   /** Today and yesterday (the days open for scores), and the earlier day picked, if any. */
@@ -136,7 +153,21 @@ export function createLeaderboard({ panel, storage, events, ask }) {
     }
     lastFlush = result;
     sending = false;
+    const refusedBefore = new Set(
+      Object.values(records())
+        .filter(awaitsName)
+        .map((rec) => rec.id),
+    );
     await reconcile();
+    // A name the server refused: its reason beside the field, in view, and the field focused for another.
+    const refusedName = Object.values(records()).find(
+      (rec) => rec.state === "refused" && NAME_REFUSALS.has(rec.error?.code) && !refusedBefore.has(rec.id),
+    );
+    if (refusedName) {
+      const { code, reason } = refusedName.error;
+      view.setNameError(t(code === "name_taken" ? "leaderboard.reason.name_taken" : nameRefusalKey(reason)));
+      view.showNameError();
+    }
     if (result.kept > 0) {
       scheduleRetry(result.retryAt ?? null);
       requestBackgroundSync();
@@ -153,8 +184,8 @@ export function createLeaderboard({ panel, storage, events, ask }) {
   async function submit(text) {
     const name = acceptedName(text);
     if (!name) {
-      view.setNameError(t(String(text ?? "").trim() ? "leaderboard.nameInvalid" : "leaderboard.nameEmpty"));
-      view.focusName();
+      view.setNameError(t(nameRefusalKey(checkName(String(text ?? "")).reason)));
+      view.showNameError();
       return false;
     }
     view.setNameError(null);
@@ -178,8 +209,9 @@ export function createLeaderboard({ panel, storage, events, ask }) {
 
   function checkTyping(text) {
     notice = null;
-    const bad = String(text).trim() !== "" && acceptedName(text) === null;
-    view.setNameError(bad ? t("leaderboard.nameInvalid") : null);
+    const checked = checkName(String(text ?? ""));
+    const bad = String(text).trim() !== "" && !checked.ok;
+    view.setNameError(bad ? t(nameRefusalKey(checked.reason)) : null);
   }
 
   // ---- The board: fresh from the server, else the one last seen for that day (storage keeps it)

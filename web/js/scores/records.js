@@ -5,12 +5,32 @@
 
 // Refusals of the name alone: the score waits for another name, and goes with the same id.
 export const NAME_REFUSALS = new Set(["invalid_name", "name_taken"]);
+// A name's refusals the panel words itself (names.js reasons; "hidden": the board's operator took it off).
+export const NAME_REASONS = new Set([
+  "letters",
+  "mixed_scripts",
+  "reserved",
+  "offensive",
+  "hidden",
+  "marks",
+  "script",
+  "too_long",
+  "invisible",
+]);
+
+/** The i18n key of a name's refusal: its reason's own words, or the general rule. */
+export function nameRefusalKey(reason) {
+  if (NAME_REASONS.has(reason)) return `leaderboard.nameRefused.${reason}`;
+  return reason === "empty" ? "leaderboard.nameEmpty" : "leaderboard.nameInvalid";
+}
+
 // The refusals the panel words itself; every other 422 is the score judge's (ewar/judge.py's codes).
 const REASONS = new Set([
   "invalid_name",
   "name_taken",
   "id_conflict",
   "duplicate_record",
+  "player_entered",
   "date_out_of_window",
   "implausible_play",
 ]);
@@ -67,6 +87,10 @@ export function recordAfter(rec, event) {
       };
     }
     const error = { status: event.answer.status, code: body.error ?? "", message: body.message ?? "" };
+    if (typeof body.reason === "string") error.reason = body.reason;
+    // A copy refusal names the stored entry it copies ("entry 12").
+    const entry = /\bentry (\d+)\b/.exec(error.message)?.[1];
+    if (error.code === "duplicate_record" && entry) error.entry = Number(entry);
     return { ...rec, state: "refused", error };
   }
   throw new Error(`unknown score record event ${JSON.stringify(event?.type)}`);
@@ -75,6 +99,10 @@ export function recordAfter(rec, event) {
 /** Why the server refused a score, as an i18n key and its parameters. */
 export function reasonOf(error) {
   const code = error?.code ?? "";
+  if (code === "invalid_name" && NAME_REASONS.has(error?.reason))
+    return { key: nameRefusalKey(error.reason), params: {} };
+  if (code === "duplicate_record")
+    return { key: "leaderboard.reason.duplicate_record", params: { entry: error?.entry ?? "?" } };
   if (REASONS.has(code)) return { key: `leaderboard.reason.${code}`, params: {} };
   if (error?.status === 422) return { key: "leaderboard.reason.unverified", params: { code } };
   return { key: "leaderboard.reason.other", params: { message: error?.message || `HTTP ${error?.status ?? "?"}` } };
