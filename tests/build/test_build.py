@@ -112,6 +112,7 @@ class TestDistContents:
             "engine_version",
             "runtime_files",
             "device_snapshot_key",
+            "kept_engines",
             "snapshot",
             "build_id",
         ]
