@@ -116,6 +116,7 @@ describe("copies through the API (stand-in judge, PostgreSQL)", () => {
           rows: () => stand.stored(),
         });
         assert.match(body.message, new RegExp(`entry ${first.body.entry}\\b`));
+        assert.equal(body.entry, first.body.entry); // a field of the answer, for the page's own words
         refused.push(copy.kind);
       }
       assert.deepEqual(refused, COPY_KINDS);

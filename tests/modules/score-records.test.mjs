@@ -145,11 +145,18 @@ describe("refusals of issue 29 keep the score and say the true reason", () => {
   test("a copy refusal stays in the records, naming the entry it copies; never 'another tab'", () => {
     const rec = answered(false, 409, {
       error: "duplicate_record",
+      entry: 17,
       message: "This game's timing is that of entry 17, ...",
     });
     assert.deepEqual([rec.state, rec.score, rec.error.entry], ["refused", 41_250, 17]);
     assert.deepEqual(reasonOf(rec.error), { key: "leaderboard.reason.duplicate_record", params: { entry: 17 } });
     assert.equal(awaitsName(rec), false);
+  });
+
+  test("a copy refusal that names no entry says so in words, not with a placeholder", () => {
+    const rec = answered(false, 409, { error: "duplicate_record", message: "entry 17 in the text only" });
+    assert.equal(rec.error.entry, undefined); // the entry is a field of the answer, never read from its text
+    assert.deepEqual(reasonOf(rec.error), { key: "leaderboard.reason.duplicate_recordUnnamed", params: {} });
   });
 
   test("one entry a day per device has its own words", () => {

@@ -23,7 +23,7 @@ STATUS = "[data-testid=leaderboard-status]"
 BOARD_API = re.compile(r"/api/scores\?")
 REFUSALS = {
     "name_taken": "looks just like it",
-    "duplicate_record": "this very game is already on the board",
+    "duplicate_record": "a game with this very timing is already on this day's board: one game, one entry",
     "implausible_play": "timed too regularly to be a person's",
     "invalid_name": "that name is not allowed",
 }

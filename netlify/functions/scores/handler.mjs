@@ -123,6 +123,7 @@ const copyRefusal = (seq) =>
     409,
     "duplicate_record",
     `This game's timing is that of entry ${seq}, already on that day's board: one game, one entry.`,
+    { entry: Number(seq) },
   );
 
 /**
@@ -315,11 +316,11 @@ export function createScoresHandler({
       if (request.method === "GET") return await get(request);
       return errorResponse(405, "method_not_allowed", "Use GET or POST.", { allow: "GET, POST" });
     } catch (error) {
-      if (error instanceof Rejection && error.reason) {
-        // A name's refusal says its rule (names.js reasons), for the page's own words.
-        return json(error.status, { error: error.code, reason: error.reason, message: error.message }, "no-store");
+      if (error instanceof Rejection) {
+        // A name's refusal says its rule (names.js reasons), a copy's the entry it copies: the page's own words.
+        const facts = error.reason ? { reason: error.reason, ...error.facts } : error.facts;
+        return json(error.status, { error: error.code, ...facts, message: error.message }, "no-store");
       }
-      if (error instanceof Rejection) return errorResponse(error.status, error.code, error.message);
       console.error("scores: could not finish:", error?.stack ?? error);
       return errorResponse(
         503,

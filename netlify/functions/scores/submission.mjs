@@ -23,10 +23,12 @@ const JSON_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 
 /** A rejected request: an HTTP status, a stable code and a human sentence. */
 export class Rejection extends Error {
-  constructor(status, code, message) {
+  /** `facts`: fields the answer carries beside error and message (a name's `reason`, a copy's `entry`). */
+  constructor(status, code, message, facts = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    this.facts = facts;
   }
 }
 

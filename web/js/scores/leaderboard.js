@@ -26,10 +26,10 @@ const REFRESH_MS = 5_000;
 
 /**
  * Whether a board day's games may not be watched yet: today's daily, before this device has played it (its start
- * counts). Once the day is over, or played, they are open.
+ * counts, and so does a score of that day kept for the board). Once the day is over, or played, they are open.
  */
 export function watchLocked(date, storage) {
-  return date === todayUtc() && !storage.dailyRecord(date);
+  return date === todayUtc() && !storage.dailyRecord(date) && !storage.scoreRecords([date])[date];
 }
 
 /** The name as it is stored and shown, or null when the board's rule (names.js, the server's too) refuses it. */

@@ -88,9 +88,8 @@ export function recordAfter(rec, event) {
     }
     const error = { status: event.answer.status, code: body.error ?? "", message: body.message ?? "" };
     if (typeof body.reason === "string") error.reason = body.reason;
-    // A copy refusal names the stored entry it copies ("entry 12").
-    const entry = /\bentry (\d+)\b/.exec(error.message)?.[1];
-    if (error.code === "duplicate_record" && entry) error.entry = Number(entry);
+    // A copy refusal names the stored entry it copies.
+    if (error.code === "duplicate_record" && Number.isInteger(body.entry)) error.entry = body.entry;
     return { ...rec, state: "refused", error };
   }
   throw new Error(`unknown score record event ${JSON.stringify(event?.type)}`);
@@ -101,8 +100,9 @@ export function reasonOf(error) {
   const code = error?.code ?? "";
   if (code === "invalid_name" && NAME_REASONS.has(error?.reason))
     return { key: nameRefusalKey(error.reason), params: {} };
-  if (code === "duplicate_record")
-    return { key: "leaderboard.reason.duplicate_record", params: { entry: error?.entry ?? "?" } };
+  if (code === "duplicate_record" && Number.isInteger(error?.entry))
+    return { key: "leaderboard.reason.duplicate_record", params: { entry: error.entry } };
+  if (code === "duplicate_record") return { key: "leaderboard.reason.duplicate_recordUnnamed", params: {} };
   if (REASONS.has(code)) return { key: `leaderboard.reason.${code}`, params: {} };
   if (error?.status === 422) return { key: "leaderboard.reason.unverified", params: { code } };
   return { key: "leaderboard.reason.other", params: { message: error?.message || `HTTP ${error?.status ?? "?"}` } };
