@@ -511,8 +511,12 @@ def test_a_new_deploy_is_offered_at_the_next_pause_and_taken_on_reload(new_conte
         assert second != first
         wait_for_waiting_worker(page)
         # The new worker downloads what changed; the scripts the old one kept as the server sent them (no mark
-        # of their sha256) it reuses once their bytes check out.
-        assert "/css/main.css" in fetched
+        # of their sha256) it reuses once their bytes check out. (The browser reports a worker's requests to the
+        # test a moment after they are made: the waiting state may come first.)
+        deadline = time.monotonic() + 10
+        while "/css/main.css" not in fetched and time.monotonic() < deadline:
+            page.wait_for_timeout(50)
+        assert "/css/main.css" in fetched, fetched
         assert not {"/js/bundle.js", "/js/engine-start.js", "/pyodide/pyodide.asm.js"} & set(
             fetched
         ), fetched
