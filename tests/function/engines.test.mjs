@@ -9,10 +9,9 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import { engineLoader, loadEngine } from "../../netlify/functions/scores/engine.mjs";
 import { enqueue, flush, pending } from "../../web/common/outbox.js";
-import { datesAround, newId, pythonReplays, ROOT, startTestApi } from "./fixtures.mjs";
+import { datesAround, newId, pythonReplays, ROOT, startTestApi, testNow } from "./fixtures.mjs";
 
-const DAY_START = Math.floor(Date.now() / 86_400_000) * 86_400_000;
-const NOW = Math.max(Date.now(), DAY_START + 6 * 3_600_000);
+const NOW = testNow();
 const { today } = datesAround(NOW);
 const KEPT = JSON.parse(readFileSync(path.join(ROOT, "dist", "build-info.json"), "utf8")).kept_engines ?? {};
 const OLD = "3.1.0";

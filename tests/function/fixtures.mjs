@@ -48,6 +48,15 @@ export function pythonReplays(date, plays = ["450:1"]) {
   return JSON.parse(output);
 }
 
+/**
+ * The tests' clock: now, but at least six hours into the UTC day. The judge refuses a game longer than its day had
+ * run at arrival (too_soon), so a run just after midnight judges as one at noon would.
+ */
+export function testNow(realMs = Date.now()) {
+  const dayStart = Math.floor(realMs / DAY_MS) * DAY_MS;
+  return Math.max(realMs, dayStart + 6 * 3_600_000);
+}
+
 export function datesAround(nowMs) {
   return {
     today: utcDay(nowMs),

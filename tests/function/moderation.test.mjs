@@ -16,11 +16,11 @@ import {
   standInEngine,
   standInReplay,
   startTestApi,
+  testNow,
 } from "./fixtures.mjs";
 import { freshDatabase } from "./testdb.mjs";
 
-const DAY_START = Math.floor(Date.now() / 86_400_000) * 86_400_000;
-const NOW = Math.max(Date.now(), DAY_START + 6 * 3_600_000);
+const NOW = testNow();
 const DATES = datesAround(NOW);
 
 async function send(request, target) {

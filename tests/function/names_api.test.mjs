@@ -11,10 +11,10 @@ import {
   standInEngine,
   standInReplay,
   startTestApi,
+  testNow,
 } from "./fixtures.mjs";
 
-const DAY_START = Math.floor(Date.now() / 86_400_000) * 86_400_000;
-const NOW = Math.max(Date.now(), DAY_START + 6 * 3_600_000);
+const NOW = testNow();
 const { today } = datesAround(NOW);
 
 let seeds = 500;

@@ -18,6 +18,7 @@ import {
   standInEngine,
   standInReplay,
   startTestApi,
+  testNow,
 } from "./fixtures.mjs";
 
 /** `list` grouped by `key(item)`: a Map of arrays, in first-seen order. */
@@ -27,8 +28,7 @@ function groupBy(list, key) {
   return groups;
 }
 
-const DAY_START = Math.floor(Date.now() / 86_400_000) * 86_400_000;
-const NOW = Math.max(Date.now(), DAY_START + 6 * 3_600_000);
+const NOW = testNow();
 const DATES = datesAround(NOW);
 const COPY_KINDS = copiesOf(personActions(1), 1).map((copy) => copy.kind);
 

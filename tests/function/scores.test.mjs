@@ -28,12 +28,11 @@ import {
   standInEngine,
   standInReplay,
   startTestApi,
+  testNow,
 } from "./fixtures.mjs";
 
-// The judge refuses a game longer than its UTC day had run at arrival (too_soon): the tests' clock stands at
-// least six hours into the day, so a run just after midnight judges as one at noon would.
-const DAY_START = Math.floor(Date.now() / 86_400_000) * 86_400_000;
-const NOW = Math.max(Date.now(), DAY_START + 6 * 3_600_000);
+const NOW = testNow();
+const DAY_START = Math.floor(NOW / 86_400_000) * 86_400_000;
 const DATES = datesAround(NOW);
 // median_ms:seed of human-like players (tests/players.py); each a different daily game of the same deal.
 const PLAYS = ["250:1", "300:2", "350:3", "400:4", "450:5"];
