@@ -85,6 +85,37 @@ def loaded_page(context) -> Iterator[object]:
         context.close()
 
 
+# The board's GET (a day's board), as the page asks for it.
+BOARD_API = re.compile(r"/api/scores\?")
+
+
+def board_answers(board: dict) -> Callable[[Any], None]:
+    """A route handler answering the board's GETs with `board`; any other request goes on to the server."""
+
+    def answer(route) -> None:
+        if route.request.method == "GET":
+            route.fulfill(json=board)
+        else:
+            route.continue_()
+
+    return answer
+
+
+@contextmanager
+def board_and_history_page(context_opener, board: dict, history: dict) -> Iterator[object]:
+    """A welcomed player's page, ready, whose board answers `board` and whose kept history is `history`."""
+    context = context_opener()
+    context.add_init_script(
+        script=(
+            "localStorage.setItem('ewar.welcomed', '1');"
+            f"localStorage.setItem('ewar.history', {json.dumps(json.dumps(history))});"
+        )
+    )
+    context.route(BOARD_API, board_answers(board))
+    with loaded_page(context) as page:
+        yield page
+
+
 # Today's daily counted as played on this device (its start is the day's one attempt): today's board games may be
 # watched, and its deal replayed. Run before the page's own scripts, by the page's clock.
 PLAYED_TODAY = """(() => {

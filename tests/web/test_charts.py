@@ -8,19 +8,19 @@ the page loads, as the page itself keeps it (web/js/base/history.js)."""
 
 from __future__ import annotations
 
-import json
 import os
-import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from a11ykit import LANGUAGES
 from pagedriver import (
+    BOARD_API,
     DESKTOP,
     PHONE,
+    board_and_history_page,
+    board_answers,
     box,
-    loaded_page,
     lose_by_wrong_slaps,
     overlaps,
     start_from_menu,
@@ -29,7 +29,6 @@ from pagedriver import (
 )
 
 SHOTS = Path(os.environ.get("EWAR_SHOTS", "/tmp/shots")) / "charts"
-BOARD_API = re.compile(r"/api/scores\?")
 DISTRIBUTION = "[data-testid=distribution-chart]"
 HISTORY = "[data-testid=history-chart]"
 
@@ -95,24 +94,9 @@ HISTORY_SEED = {
 }
 
 
-def answer_board(route) -> None:
-    if route.request.method == "GET":
-        route.fulfill(json=BOARD)
-    else:
-        route.continue_()
-
-
 @pytest.fixture(scope="module")
 def chart_page(context_opener):
-    context = context_opener()
-    context.add_init_script(
-        script=(
-            "localStorage.setItem('ewar.welcomed', '1');"
-            f"localStorage.setItem('ewar.history', {json.dumps(json.dumps(HISTORY_SEED))});"
-        )
-    )
-    context.route(BOARD_API, answer_board)
-    with loaded_page(context) as page:
+    with board_and_history_page(context_opener, BOARD, HISTORY_SEED) as page:
         yield page
 
 
@@ -217,7 +201,7 @@ def test_after_the_daily_the_result_shows_where_you_stand_and_the_day_is_kept(ne
     today's distribution under its status, and the history keeps the day for the menu's chart."""
     context = new_context()
     context.add_init_script(script="localStorage.setItem('ewar.welcomed', '1');")
-    context.route(BOARD_API, answer_board)
+    context.route(BOARD_API, board_answers(BOARD))
     page = context.new_page()
     page.set_viewport_size(PHONE)
     page.goto("/")

@@ -8,7 +8,6 @@ page itself keeps it (web/js/base/history.js)."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from datetime import UTC, datetime
@@ -16,12 +15,11 @@ from pathlib import Path
 
 import pytest
 from a11ykit import LANGUAGES, catalog
-from pagedriver import DESKTOP, PHONE, loaded_page, switch_language
+from pagedriver import DESKTOP, PHONE, board_and_history_page, switch_language
 
 SHOTS = Path(os.environ.get("EWAR_SHOTS", "/tmp/shots")) / "words"
 SMALL = {"width": 360, "height": 640}
 SIZES = {"phone": PHONE, "small": SMALL, "desktop": DESKTOP}
-BOARD_API = re.compile(r"/api/scores\?")
 DISTRIBUTION = "[data-testid=distribution-chart]"
 HISTORY = "[data-testid=history-chart]"
 TODAY = datetime.now(UTC).date()
@@ -110,24 +108,9 @@ def test_every_count_in_the_catalogs_follows_the_languages_plural_rules() -> Non
             assert "{percent}%" not in text and "{percent} %" not in text, f"{lang}:{key}"
 
 
-def answer_board(route) -> None:
-    if route.request.method == "GET":
-        route.fulfill(json=BOARD)
-    else:
-        route.continue_()
-
-
 @pytest.fixture(scope="module")
 def words_page(context_opener):
-    context = context_opener()
-    context.add_init_script(
-        script=(
-            "localStorage.setItem('ewar.welcomed', '1');"
-            f"localStorage.setItem('ewar.history', {json.dumps(json.dumps(HISTORY_SEED))});"
-        )
-    )
-    context.route(BOARD_API, answer_board)
-    with loaded_page(context) as page:
+    with board_and_history_page(context_opener, BOARD, HISTORY_SEED) as page:
         yield page
 
 
