@@ -167,12 +167,9 @@ export function createScoresHandler({
     if (stored) return repeatAnswer(stored, submission, replaySha);
     const key = nameKey(submission.name);
     if (await store.nameHidden(key)) {
-      const hidden = new Rejection(
-        400,
-        "invalid_name",
-        "This name was taken off the board by its operator: pick another.",
-      );
-      throw Object.assign(hidden, { reason: "hidden" });
+      throw new Rejection(400, "invalid_name", "This name was taken off the board by its operator: pick another.", {
+        reason: "hidden",
+      });
     }
     // A record is judged by the engine it was played on, while the function keeps it (engine.mjs engineLoader).
     const engine = await getEngine(submission.replay?.engine);
@@ -318,8 +315,7 @@ export function createScoresHandler({
     } catch (error) {
       if (error instanceof Rejection) {
         // A name's refusal says its rule (names.js reasons), a copy's the entry it copies: the page's own words.
-        const facts = error.reason ? { reason: error.reason, ...error.facts } : error.facts;
-        return json(error.status, { error: error.code, ...facts, message: error.message }, "no-store");
+        return json(error.status, { error: error.code, ...error.facts, message: error.message }, "no-store");
       }
       console.error("scores: could not finish:", error?.stack ?? error);
       return errorResponse(

@@ -157,7 +157,7 @@ export function checkSubmission(body, nowMs) {
   checkFieldTypes(body);
   const id = checkId(body.id);
   const name = checkName(body.name, { offensive: OFFENSIVE });
-  if (!name.ok) throw Object.assign(new Rejection(400, "invalid_name", name.message), { reason: name.reason });
+  if (!name.ok) throw new Rejection(400, "invalid_name", name.message, { reason: name.reason });
   const date = checkDate(body.date, nowMs);
   if (body.score < 0) reject(400, "invalid_type", "Wrong type: score (integer >= 0).");
   return { id, name: name.name, date, score: body.score, replay: body.replay, player: body.player ?? null };
