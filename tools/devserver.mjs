@@ -21,10 +21,11 @@ import { pipeline } from "node:stream/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { parseAllHeaders } from "@netlify/headers-parser";
+import { ENDPOINTS } from "../web/common/contract.js";
 import { toWebRequest } from "./web-request.mjs";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const API_PREFIXES = ["/api/scores", "/api/friends"];
+const API_PREFIXES = [ENDPOINTS.scores, ENDPOINTS.friends];
 
 const MIME_TYPES = {
   ".html": "text/html; charset=utf-8",

@@ -1,7 +1,8 @@
 // Deal numbers and days: a fresh random deal, a typed deal number checked, and the UTC days dailies belong to.
 
+import { DAY_MS } from "../../common/contract.js";
+
 const MAX_SEED = Number.MAX_SAFE_INTEGER; // 2**53 - 1: every deal number a JavaScript number holds exactly
-const DAY_MS = 86_400_000;
 
 /** A fresh deal number in 0..2**53-1 from the platform's cryptographic generator. */
 export function randomSeed() {
