@@ -21,7 +21,7 @@ import { pipeline } from "node:stream/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { parseAllHeaders } from "@netlify/headers-parser";
-import { ENDPOINTS } from "../web/common/contract.js";
+import { DAY_MS, ENDPOINTS } from "../web/common/contract.js";
 import { toWebRequest } from "./web-request.mjs";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -73,7 +73,7 @@ function readOptions(argv) {
     },
   });
   const clockAheadMs = Number(values["api-clock-ahead-ms"]);
-  if (!Number.isInteger(clockAheadMs) || clockAheadMs < 0 || clockAheadMs >= 86_400_000) {
+  if (!Number.isInteger(clockAheadMs) || clockAheadMs < 0 || clockAheadMs >= DAY_MS) {
     throw new Error(`--api-clock-ahead-ms must be whole ms from 0 to under a day, not ${values["api-clock-ahead-ms"]}`);
   }
   const port = Number(values.port);
