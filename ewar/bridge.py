@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import json
 
-from . import __version__, scoring
+from . import __version__, cpu, scoring
 from .cards import PAY_VALUE_BY_RANK, RANKS
+from .deal import MAX_SEED, SEATS, SOUTH, open_daily_of
 from .deal import daily_seed as _daily_seed
-from .deal import open_daily_of
 from .errors import EwarError
-from .game import Game
+from .game import DAILY_LENIENT, DAILY_SPEED, Game
 from .house_rules import HOUSE_RULES
 from .judge import judge
 from .replay import Replay
 from .replay import verify as _verify
+from .table import STRIKES_LENIENT
 from .watch import Watch
 from .watch import watch as _watch
 
@@ -57,7 +58,23 @@ def rule_numbers() -> str:
             "per_wrong_slap": scoring.PER_WRONG_SLAP,
             "win_floor": scoring.WIN_FLOOR,
             "per_pile": scoring.PER_PILE_SLAPPED,
+            "strikes": STRIKES_LENIENT,
             **{f"pay_{name}": PAY_VALUE_BY_RANK[rank] for name, rank in _PAY_RANKS.items()},
+        }
+    )
+
+
+def table_settings() -> str:
+    """The table's names and the games' settings the page uses, as JSON: ``seats`` in play order,
+    ``you`` (the human's seat), ``speeds`` (the CPU speeds, slowest first), ``daily`` (its
+    ``speed`` and ``lenient``) and ``max_seed`` (the largest deal number)."""
+    return _dumps(
+        {
+            "seats": list(SEATS),
+            "you": SEATS[SOUTH],
+            "speeds": list(cpu.SPEEDS),
+            "daily": {"speed": DAILY_SPEED, "lenient": DAILY_LENIENT},
+            "max_seed": MAX_SEED,
         }
     )
 

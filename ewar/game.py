@@ -47,6 +47,8 @@ from .table import Table
 DAILY, PRACTICE = "daily", "practice"
 FLIP, SLAP, RESIGN = "f", "s", "r"  # the human's actions, as replays write them
 MODES = (DAILY, PRACTICE)
+# The daily is the same game for everyone: its CPUs at this speed, under the standard (strict) rule.
+DAILY_SPEED, DAILY_LENIENT = "normal", False
 COLLECT_PAUSE_MS = 1000  # the pause before a won challenge's pile is taken
 TIME_LIMIT_MS = 60 * 60 * 1000  # the bound that makes every game end
 
@@ -121,11 +123,11 @@ class Game:
         if mode == DAILY:
             if date is None:
                 raise InvalidSeedError("a daily game needs its UTC date")
-            if speed != "normal" or lenient or house_rules:
+            if speed != DAILY_SPEED or bool(lenient) != DAILY_LENIENT or house_rules:
                 raise InvalidModeError("daily games are played at normal speed with standard rules")
             seed = daily_seed(date)
         elif date is not None:  # a past daily played again: its deal and its CPUs' reactions
-            if speed != "normal" or lenient or house_rules:
+            if speed != DAILY_SPEED or bool(lenient) != DAILY_LENIENT or house_rules:
                 raise InvalidModeError(
                     "a daily played again as practice keeps its normal speed and standard rules"
                 )

@@ -28,7 +28,7 @@ from .errors import (
     TooSoonError,
     UnfinishedError,
 )
-from .game import DAILY, TIME_LIMIT_MS, Game
+from .game import DAILY, DAILY_LENIENT, DAILY_SPEED, TIME_LIMIT_MS, Game
 from .plausibility import PlayTimes, check, flip_delays
 from .replay import Replay, check_engine
 
@@ -212,8 +212,8 @@ def _check_settings(data: dict, date: str) -> None:
     if data.get("date") != date:
         raise DateMismatchError(f"the game is the daily of {data.get('date')!r}, not of {date}")
     if (
-        data.get("speed") != "normal"
-        or data.get("lenient") is not False
+        data.get("speed") != DAILY_SPEED
+        or data.get("lenient") is not DAILY_LENIENT
         or data.get("house_rules", []) != []
     ):
         raise NotStandardError("daily games are played at normal speed with the standard rules")

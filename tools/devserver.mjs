@@ -21,10 +21,11 @@ import { pipeline } from "node:stream/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { parseAllHeaders } from "@netlify/headers-parser";
+import { DAY_MS, ENDPOINTS } from "../web/common/contract.js";
 import { toWebRequest } from "./web-request.mjs";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const API_PREFIXES = ["/api/scores", "/api/friends"];
+const API_PREFIXES = [ENDPOINTS.scores, ENDPOINTS.friends];
 
 const MIME_TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -72,7 +73,7 @@ function readOptions(argv) {
     },
   });
   const clockAheadMs = Number(values["api-clock-ahead-ms"]);
-  if (!Number.isInteger(clockAheadMs) || clockAheadMs < 0 || clockAheadMs >= 86_400_000) {
+  if (!Number.isInteger(clockAheadMs) || clockAheadMs < 0 || clockAheadMs >= DAY_MS) {
     throw new Error(`--api-clock-ahead-ms must be whole ms from 0 to under a day, not ${values["api-clock-ahead-ms"]}`);
   }
   const port = Number(values.port);

@@ -9,9 +9,9 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import { loadEngine } from "../../netlify/functions/scores/engine.mjs";
-import { utcDay } from "../../netlify/functions/scores/submission.mjs";
 import { startLocalApi } from "../../netlify/local.mjs";
 import { toWebRequest } from "../../tools/web-request.mjs";
+import { utcDay } from "../../web/common/contract.js";
 import { freshDatabase } from "./testdb.mjs";
 
 /**

@@ -9,8 +9,8 @@ import { after, before, describe, test } from "node:test";
 import { config as friendsConfig } from "../../netlify/functions/friends/friends.mjs";
 import { IDLE_DAYS, MEMBER_LIMIT } from "../../netlify/functions/friends/store.mjs";
 import { createPruneHandler } from "../../netlify/functions/prune/handler.mjs";
-import { utcDay } from "../../netlify/functions/scores/submission.mjs";
 import { startLocalApi } from "../../netlify/local.mjs";
+import { utcDay } from "../../web/common/contract.js";
 import { assertRefusal, newId, ORIGIN, postRequest, standInEngine, standInReplay } from "./fixtures.mjs";
 import { freshDatabase } from "./testdb.mjs";
 

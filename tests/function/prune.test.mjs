@@ -8,8 +8,8 @@ import { BATCH, cutoffs, ENTRY_DAYS, runChores } from "../../netlify/functions/p
 import { createPruneHandler } from "../../netlify/functions/prune/handler.mjs";
 import { config as pruneConfig } from "../../netlify/functions/prune/prune.mjs";
 import { REPLAY_DAYS, ScoreStore } from "../../netlify/functions/scores/store.mjs";
-import { utcDay } from "../../netlify/functions/scores/submission.mjs";
 import { startLocalApi } from "../../netlify/local.mjs";
+import { utcDay } from "../../web/common/contract.js";
 import { getRequest, newId, postRequest, standInEngine, standInReplay } from "./fixtures.mjs";
 import { freshDatabase } from "./testdb.mjs";
 

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { BOARD_CDN_CACHE, replayKeptSeconds } from "../../netlify/functions/scores/handler.mjs";
 import { REPLAY_DAYS, TOP } from "../../netlify/functions/scores/store.mjs";
-import { utcDay } from "../../netlify/functions/scores/submission.mjs";
+import { utcDay } from "../../web/common/contract.js";
 import { getRequest, newId, ORIGIN, postRequest, standInEngine, standInReplay, startTestApi } from "./fixtures.mjs";
 
 const DAY_MS = 86_400_000;

@@ -4,8 +4,9 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { config as boardConfig } from "../../netlify/functions/board/board.mjs";
 import { BIN_WIDTH, DISTRIBUTION_BINS, REPLAY_DAYS, ScoreStore } from "../../netlify/functions/scores/store.mjs";
-import { MAX_BODY_BYTES, utcDay } from "../../netlify/functions/scores/submission.mjs";
+import { MAX_BODY_BYTES } from "../../netlify/functions/scores/submission.mjs";
 import { startLocalApi } from "../../netlify/local.mjs";
+import { utcDay } from "../../web/common/contract.js";
 import { newId, ORIGIN, postRequest, standInEngine, standInReplay } from "./fixtures.mjs";
 import { freshDatabase } from "./testdb.mjs";
 

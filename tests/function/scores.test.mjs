@@ -7,13 +7,10 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { config as boardConfig } from "../../netlify/functions/board/board.mjs";
-import { config as friendsConfig } from "../../netlify/functions/friends/friends.mjs";
 import { config as postConfig } from "../../netlify/functions/scores/scores.mjs";
 import { TOP } from "../../netlify/functions/scores/store.mjs";
 import { MAX_BODY_BYTES } from "../../netlify/functions/scores/submission.mjs";
 import { startLocalApi } from "../../netlify/local.mjs";
-import { RATE_LIMITS } from "../../web/common/contract.js";
-import { RATE_LIMITED_WAIT_MS } from "../../web/common/retry-policy.js";
 import { personActions } from "./copies.mjs";
 import {
   assertRefusal,
@@ -483,17 +480,6 @@ describe("per-client limits", () => {
     assert.deepEqual(boardConfig.path, ["/api/scores", "/api/scores/player", "/api/scores/rank", "/api/scores/replay"]);
     assert.ok(boardConfig.method.includes("GET") && !boardConfig.method.includes("POST"));
     assert.deepEqual(boardConfig.rateLimit, { windowLimit: 120, windowSize: 60, aggregateBy: ["ip", "domain"] });
-  });
-
-  test("the limits the functions declare are the contract's, which the page's retry policy follows", () => {
-    const declared = (config) => ({
-      windowLimit: config.rateLimit.windowLimit,
-      windowSize: config.rateLimit.windowSize,
-    });
-    assert.deepEqual(declared(postConfig), RATE_LIMITS.postScores);
-    assert.deepEqual(declared(boardConfig), RATE_LIMITS.readScores);
-    assert.deepEqual(declared(friendsConfig), RATE_LIMITS.friends);
-    assert.equal(RATE_LIMITED_WAIT_MS, 180_000);
   });
 
   test("locally each limit answers 429 with Retry-After on its own methods only, and a refused POST stores nothing", async () => {

@@ -2,6 +2,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { createFrameQueue, feedbackOf } from "../../web/js/table/schedule.js";
+import { useEngineSettings } from "./engine-settings.mjs";
+
+useEngineSettings();
 
 function frames() {
   const asked = [];

@@ -26,6 +26,20 @@ def placeholders(text: str) -> set[str]:
     return set(PLACEHOLDER.findall(text))
 
 
+# The name rules' longest name (web/common/names.js), which a name's refusal quotes as {name_max}.
+NAME_MAX = int(
+    re.search(
+        r"export const NAME_MAX = (\d+);",
+        (ROOT / "web/common/names.js").read_text(encoding="utf-8"),
+    ).group(1)
+)
+
+
+def with_name_max(text: str) -> str:
+    """A catalog text as the page shows it, its {name_max} filled."""
+    return text.replace("{name_max}", str(NAME_MAX))
+
+
 def run_axe(page) -> list[dict]:
     """axe-core's serious and critical violations on the page as it is now (WCAG 2.x A/AA and best practice)."""
     if not page.evaluate("typeof window.axe === 'object'"):

@@ -3,15 +3,23 @@ and the face card's tip says who gets the pile (you, when you played it), never 
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 from a11ykit import LANGUAGES, catalog
 
+from ewar.bridge import table_settings
+
+# The engine's table settings (JSON text, as a JavaScript string), given to the page's modules as main.js gives
+# them once the engine has loaded.
+TABLE_SETTINGS = json.dumps(table_settings())
+
 PAY_CARD_TIP = """
 async ([language, seat]) => {
   const i18n = await import("./js/base/i18n.js");
   await i18n.loadLanguage(language);
+  (await import("./js/base/rule-numbers.js")).setTableSettings(TABLE_SETTINGS);
   const { createCoach } = await import("./js/table/coach.js");
   const line = document.createElement("p");
   const coach = createCoach({ line });
@@ -19,7 +27,7 @@ async ([language, seat]) => {
   coach.observe({ your_turn: false }, [{ type: "pay_card", seat, card: "JC", owed: 1, payer: "west" }]);
   return line.textContent;
 }
-"""
+""".replace("TABLE_SETTINGS", TABLE_SETTINGS)
 
 
 def said_by(words: dict, key: str, text: str) -> bool:
@@ -60,6 +68,7 @@ STILL_OUT = """
 async ([language, clocks]) => {
   const i18n = await import("./js/base/i18n.js");
   await i18n.loadLanguage(language);
+  (await import("./js/base/rule-numbers.js")).setTableSettings(TABLE_SETTINGS);
   const { createCoach } = await import("./js/table/coach.js");
   const line = document.createElement("p");
   document.body.append(line);
@@ -76,7 +85,7 @@ async ([language, clocks]) => {
   line.remove();
   return { said, offered };
 }
-"""
+""".replace("TABLE_SETTINGS", TABLE_SETTINGS)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

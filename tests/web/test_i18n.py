@@ -345,3 +345,24 @@ def test_every_rule_number_the_engine_gives_is_quoted() -> None:
     given = set(json.loads(rule_numbers()))
     assert {"pay_ace", "pay_king", "pay_queen", "pay_jack"} <= given
     assert given - quoted == set()
+
+
+def test_the_pages_seats_and_speeds_are_the_engines() -> None:
+    """The table's seats and the menu's CPU speeds in index.html are the ones bridge.table_settings() names
+    (the speeds in its order, slowest first), each worded in every catalog."""
+    from ewar.bridge import table_settings
+
+    settings = json.loads(table_settings())
+    html = (ROOT / "web" / "index.html").read_text(encoding="utf-8")
+    assert sorted(re.findall(r'data-seat="(\w+)"', html)) == sorted(settings["seats"])
+    menu = re.search(r'<select id="speed".*?</select>', html, re.S)
+    assert menu and re.findall(r'<option value="(\w+)"', menu.group(0)) == settings["speeds"]
+    for lang in LANGUAGES:
+        words = catalog(lang)
+        missing = [
+            key
+            for key in [f"seat.{s}" for s in settings["seats"]]
+            + [f"speed.{s}" for s in settings["speeds"]]
+            if key not in words
+        ]
+        assert missing == [], f"{lang}: {missing}"

@@ -8,10 +8,11 @@
 //                      later flush, and a Retry-After is honoured: the entry is not sent again before then
 // answerFor(id)        {id, status, ok, body, answeredAt} of a submission the server answered, or null
 
+import { DAY_MS, ENDPOINTS, OPTIONAL_RECORD_FIELDS, RECORD_FIELDS } from "./contract.js";
 import { isDecided, waitAfter } from "./retry-policy.js";
 
 export const SYNC_TAG = "ewar-scores";
-export const ENDPOINT = "/api/scores";
+export const ENDPOINT = ENDPOINTS.scores;
 /** What the service worker posts to its pages after sending queued scores. */
 export const FLUSHED_MESSAGE = "ewar-scores-flushed";
 
@@ -19,9 +20,7 @@ const DB_NAME = "ewar-scores";
 const DB_VERSION = 1;
 const OUTBOX = "outbox";
 const ANSWERS = "answers";
-const FIELDS = ["id", "name", "date", "score", "replay"];
-const OPTIONAL_FIELDS = ["player"];
-const KEEP_ANSWERS_MS = 3 * 86_400_000;
+const KEEP_ANSWERS_MS = 3 * DAY_MS;
 const LOCK_NAME = "ewar-scores-flush";
 
 let opening = null;
@@ -125,13 +124,15 @@ function memoryStore() {
 }
 
 function body(submission) {
-  const present = OPTIONAL_FIELDS.filter((field) => submission[field] !== undefined && submission[field] !== null);
-  return Object.fromEntries([...FIELDS, ...present].map((field) => [field, submission[field]]));
+  const present = OPTIONAL_RECORD_FIELDS.filter(
+    (field) => submission[field] !== undefined && submission[field] !== null,
+  );
+  return Object.fromEntries([...RECORD_FIELDS, ...present].map((field) => [field, submission[field]]));
 }
 
 /** Queues a submission; false when one with this id is already waiting (it is kept as it was). */
 export async function enqueue(submission) {
-  const missing = FIELDS.filter((field) => submission?.[field] === undefined);
+  const missing = RECORD_FIELDS.filter((field) => submission?.[field] === undefined);
   if (missing.length) throw new TypeError(`score submission without ${missing.join(", ")}`);
   const store = await openStore();
   return store.addIfNew(OUTBOX, { ...body(submission), queuedAt: Date.now() });

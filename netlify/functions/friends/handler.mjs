@@ -10,6 +10,7 @@
 // A player id is 16-64 of A-Za-z0-9_-; only its SHA-256 is stored, and no answer says who is on a board or which
 // boards a player is on. Errors: {"error": CODE, "message": TEXT}, as the scores API. docs/scores.md has every code.
 import { randomBytes } from "node:crypto";
+import { ENDPOINTS, FRIENDS_CODE_PATTERN } from "../../../web/common/contract.js";
 import { checkName } from "../../../web/common/names.js";
 import { netlifyDatabase } from "../../database/pool.mjs";
 import { json } from "../scores/answer.mjs";
@@ -17,14 +18,13 @@ import { checkPlayer, playerHash } from "../scores/player.mjs";
 import { checkContentType, checkDate, parseJson, Rejection, readBody } from "../scores/submission.mjs";
 import { BoardFull, FriendsStore, MEMBER_LIMIT } from "./store.mjs";
 
-export const FRIENDS_PATH = "/api/friends";
 /** A request body here is a name and a player id: 1 KiB is plenty. */
 const MAX_BODY_BYTES = 1024;
-const CODE_PATTERN = /^[a-z2-7]{12}$/;
 const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
 const GET_CACHE = "private, max-age=5";
 const RETRY_AFTER_S = "2";
-const ROUTE = /^\/api\/friends(?:\/([^/]+)(\/members)?)?$/;
+// The board's path, then (optionally) its code and /members.
+const ROUTE = new RegExp(`^${ENDPOINTS.friends}(?:/([^/]+)(/members)?)?$`);
 
 const reject = (status, code, message) => {
   throw new Rejection(status, code, message);
@@ -37,7 +37,7 @@ export function newCode() {
 }
 
 function checkCode(code) {
-  if (!CODE_PATTERN.test(code)) reject(400, "invalid_code", "A board code is 12 characters from a-z and 2-7.");
+  if (!FRIENDS_CODE_PATTERN.test(code)) reject(400, "invalid_code", "A board code is 12 characters from a-z and 2-7.");
   return code;
 }
 

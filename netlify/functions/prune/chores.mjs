@@ -1,14 +1,14 @@
 // The board's retention (docs/scores.md, "What is kept, and for how long"), as chores in batches: each statement
 // deletes or clears at most BATCH rows, so no chore holds locks long or outlasts a scheduled function.
+
+import { DAY_MS, submissionDates } from "../../../web/common/contract.js";
 import { IDLE_DAYS } from "../friends/store.mjs";
 import { REPLAY_DAYS } from "../scores/store.mjs";
-import { dateWindow } from "../scores/submission.mjs";
 
 /** Rows one statement of a chore touches at most. */
 export const BATCH = 1000;
 /** Days an entry (name, score, its facts) is kept after its game's day: as long as its replay can be shown. */
 export const ENTRY_DAYS = REPLAY_DAYS;
-const DAY_MS = 86_400_000;
 
 const counted = (statement) => `WITH gone AS (${statement} RETURNING 1) SELECT count(*)::int AS n FROM gone`;
 
@@ -31,7 +31,7 @@ const CHORES = {
 
 /** The cutoff of each chore at `nowMs`: rows before it go. */
 export function cutoffs(nowMs) {
-  const window = dateWindow(nowMs);
+  const window = submissionDates(nowMs);
   const day = (days) => new Date(Date.parse(`${window[0]}T00:00:00Z`) - days * DAY_MS).toISOString().slice(0, 10);
   return {
     replays: day(REPLAY_DAYS),

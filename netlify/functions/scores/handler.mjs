@@ -28,6 +28,7 @@
 // player_entered); nothing is stored on a 4xx; a 503
 // (with Retry-After) stored nothing. docs/scores.md has every code.
 import { createHash } from "node:crypto";
+import { DAY_MS, ENDPOINTS, TOP, utcDay } from "../../../web/common/contract.js";
 import { netlifyDatabase } from "../../database/pool.mjs";
 import { FriendsStore } from "../friends/store.mjs";
 import { json } from "./answer.mjs";
@@ -36,7 +37,7 @@ import { nameKey } from "./lookalike.mjs";
 import { checkPlayer, playerHash } from "./player.mjs";
 import { cdnPurger } from "./purge.mjs";
 import { CANDIDATES, copiedAmong, lookupOf, marksOf, playerActions } from "./samegame.mjs";
-import { ClaimTaken, REPLAY_DAYS, ScoreStore, TOP } from "./store.mjs";
+import { ClaimTaken, REPLAY_DAYS, ScoreStore } from "./store.mjs";
 import {
   canonicalJson,
   checkBoardDate,
@@ -47,14 +48,9 @@ import {
   parseJson,
   Rejection,
   readBody,
-  utcDay,
 } from "./submission.mjs";
 import { factsOf } from "./verdict.mjs";
 
-export const API_PATH = "/api/scores";
-export const REPLAY_PATH = "/api/scores/replay";
-export const RANK_PATH = "/api/scores/rank";
-export const PLAYER_PATH = "/api/scores/player";
 /** A forget-me body is one player id: 1 KiB is plenty. */
 const FORGET_MAX_BYTES = 1024;
 /** A board: browsers ask again each time; Netlify's CDN keeps one copy for all (docs/scores.md, "Reads at scale"). */
@@ -68,7 +64,6 @@ export const boardTag = (date) => `board-${date}`;
 /** The CDN's tag of an entry's replay: purged when its player forgets it. */
 export const replayTag = (date, entry) => `replay-${date}-${entry}`;
 const ENTRY_PATTERN = /^[1-9][0-9]{0,15}$/;
-const DAY_MS = 86_400_000;
 const POST_CACHE = "no-store";
 const RETRY_AFTER_S = "2";
 
@@ -296,19 +291,19 @@ export function createScoresHandler({
     const receivedAt = now();
     try {
       const pathname = new URL(request.url).pathname.replace(/\/+$/, "");
-      if (pathname === PLAYER_PATH) {
+      if (pathname === ENDPOINTS.player) {
         if (request.method === "DELETE") return await forget(request);
         return errorResponse(405, "method_not_allowed", "Use DELETE.", { allow: "DELETE" });
       }
-      if (pathname === RANK_PATH) {
+      if (pathname === ENDPOINTS.rank) {
         if (request.method === "GET") return await rank(request);
         return errorResponse(405, "method_not_allowed", "Use GET.", { allow: "GET" });
       }
-      if (pathname === REPLAY_PATH) {
+      if (pathname === ENDPOINTS.replay) {
         if (request.method === "GET") return await replay(request, receivedAt);
         return errorResponse(405, "method_not_allowed", "Use GET.", { allow: "GET" });
       }
-      if (pathname !== API_PATH) return errorResponse(404, "not_found", "No such resource.");
+      if (pathname !== ENDPOINTS.scores) return errorResponse(404, "not_found", "No such resource.");
       if (request.method === "POST") return await post(request, receivedAt);
       if (request.method === "GET") return await get(request);
       return errorResponse(405, "method_not_allowed", "Use GET or POST.", { allow: "GET, POST" });

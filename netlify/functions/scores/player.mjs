@@ -1,6 +1,7 @@
 // A device's player id (the page makes it at random): its check, and the only form the database keeps, its SHA-256.
 import { createHash } from "node:crypto";
-import { ID_PATTERN, Rejection } from "./submission.mjs";
+import { ID_PATTERN } from "../../../web/common/contract.js";
+import { Rejection } from "./submission.mjs";
 
 /** The checked player id, or a Rejection(400, "invalid_player"). */
 export function checkPlayer(player) {

@@ -4,9 +4,10 @@
 // `db` is anything with query(text, params) → { rows }: a pg Pool (production, tests, benchmarks) or PGlite
 // (python build.py serve). Counts come back cast to int and seq as text, so both drivers answer alike.
 import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { TOP } from "../../../web/common/contract.js";
 
-/** Rows a board view lists. */
-export const TOP = 50;
+/** Rows a board view lists (the contract's). */
+export { TOP };
 /** Days a replay is kept after its game's day (the hourly chores delete it: ../prune/chores.mjs). */
 export const REPLAY_DAYS = 30;
 /** Width of the score bins of a day's distribution; scores from DISTRIBUTION_BINS × BIN_WIDTH on share the last bin. */

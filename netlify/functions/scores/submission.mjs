@@ -1,6 +1,13 @@
 // The score submission envelope: body reading, field checks, the name rules (web/common/names.js), the UTC
 // date window.
 import naughtyWords from "naughty-words";
+import {
+  ID_PATTERN,
+  OPTIONAL_RECORD_FIELDS,
+  RECORD_FIELDS,
+  submissionDates,
+  utcDay,
+} from "../../../web/common/contract.js";
 import { checkName, plainForm } from "../../../web/common/names.js";
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -13,12 +20,7 @@ export const OFFENSIVE_LANGUAGES = ["en", "fr", "ko", "hi", "fa", "ar"];
 const OFFENSIVE = [
   ...new Set(OFFENSIVE_LANGUAGES.flatMap((language) => naughtyWords[language].map(plainForm)).filter(Boolean)),
 ];
-export const FIELDS = ["id", "name", "date", "score", "replay"];
-/** Fields a submission may carry: `player`, the device's player id (friends' boards; player.mjs). */
-export const OPTIONAL_FIELDS = ["player"];
-export const ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DAY_MS = 86_400_000;
 const JSON_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 
 /** A rejected request: an HTTP status, a stable code and a human sentence. */
@@ -87,9 +89,11 @@ const isPlainObject = (value) => typeof value === "object" && value !== null && 
 
 function checkFieldSet(body) {
   if (!isPlainObject(body)) reject(400, "invalid_body", "The submission must be a JSON object.");
-  const missing = FIELDS.filter((field) => !Object.hasOwn(body, field));
+  const missing = RECORD_FIELDS.filter((field) => !Object.hasOwn(body, field));
   if (missing.length) reject(400, "missing_field", `Missing field: ${missing.join(", ")}.`);
-  const extra = Object.keys(body).filter((field) => !FIELDS.includes(field) && !OPTIONAL_FIELDS.includes(field));
+  const extra = Object.keys(body).filter(
+    (field) => !RECORD_FIELDS.includes(field) && !OPTIONAL_RECORD_FIELDS.includes(field),
+  );
   if (extra.length) reject(400, "unknown_field", `Unknown field: ${extra.slice(0, 5).join(", ")}.`);
 }
 
@@ -112,15 +116,6 @@ export function parseDate(text) {
   return new Date(time).toISOString().slice(0, 10) === text ? text : null;
 }
 
-export function utcDay(timeMs) {
-  return new Date(timeMs).toISOString().slice(0, 10);
-}
-
-/** Today's and yesterday's UTC dates at nowMs. */
-export function dateWindow(nowMs) {
-  return [utcDay(nowMs), utcDay(nowMs - DAY_MS)];
-}
-
 /**
  * A day whose board may be read: any day up to today (UTC) at nowMs. Past days stay readable, so a daily that can no
  * longer be sent keeps its board, and the page offers its deal again as practice from it.
@@ -135,7 +130,7 @@ export function checkBoardDate(text, nowMs) {
 export function checkDate(text, nowMs) {
   const date = parseDate(text);
   if (!date) reject(400, "invalid_date", "The date must be a calendar day written YYYY-MM-DD.");
-  if (!dateWindow(nowMs).includes(date)) {
+  if (!submissionDates(nowMs).includes(date)) {
     reject(400, "date_out_of_window", "Only today's and yesterday's daily games (UTC) are accepted.");
   }
   return date;

@@ -4,10 +4,11 @@
 
 import { randomSeed, todayUtc } from "../base/deals.js";
 import { formatDate, t } from "../base/i18n.js";
+import { tableSettings } from "../base/rule-numbers.js";
 import { createGame } from "../table/game.js";
 
-// The guided first game: practice against the slowest computer players, with the lenient rule.
-const GUIDED = Object.freeze({ speed: "slow", lenient: true });
+/** The guided first game's settings: practice against the slowest computer players, with the lenient rule. */
+const guided = () => ({ speed: tableSettings().speeds[0], lenient: true });
 
 /**
  * bridge: the engine's bridge; actuator: draws the table; result: the result panel; dealLine: the element that
@@ -37,7 +38,7 @@ export function createGames({ events, storage, bridge, actuator, result, dealLin
       }
       const seed = bridge.daily_seed(date);
       return [
-        { mode: "practice", seed, speed: "normal", lenient: false },
+        { mode: "practice", seed, ...tableSettings().daily },
         { scored: false, date, dailyPractice: true },
       ];
     }
@@ -49,7 +50,7 @@ export function createGames({ events, storage, bridge, actuator, result, dealLin
     }
     if (options.mode === "guided") {
       return [
-        { mode: "practice", seed: randomSeed(), ...GUIDED },
+        { mode: "practice", seed: randomSeed(), ...guided() },
         { scored: false, date: null, guided: true },
       ];
     }

@@ -1,10 +1,11 @@
 // The page's entry module: makes each part, joins them through the app's events, loads the engine (whose load
 // engine/start.js began with the page) and opens the menu.
 
+import { NAME_MAX } from "../../common/names.js";
 import { nowMs, parseSeed } from "../base/deals.js";
 import { createAppEvents } from "../base/events.js";
-import { currentLanguage, missingKeys } from "../base/i18n.js";
-import { setRuleNumbers } from "../base/rule-numbers.js";
+import { currentLanguage, missingKeys, setSharedParams, translatePage } from "../base/i18n.js";
+import { ruleNumbers, setRuleNumbers, setTableSettings } from "../base/rule-numbers.js";
 import { createStorage } from "../base/storage.js";
 import { loadEngine } from "../engine/engine-load.js";
 import { startOffline } from "../offline/service-worker.js";
@@ -42,7 +43,8 @@ async function boot() {
     document.body.dataset.state = phase;
   });
 
-  // The seats, then the words: every part draws in the chosen language.
+  // The seats, then the words: every part draws in the chosen language (the name rules' numbers quoted).
+  setSharedParams({ name_max: NAME_MAX });
   fillSeats();
   fillDocDialogs([$("help-dialog"), $("about-dialog")]);
   await createLanguage({ events, storage, picker: $("language") }).start();
@@ -82,6 +84,10 @@ async function boot() {
     return;
   }
   setRuleNumbers(engine.bridge.rule_numbers());
+  setTableSettings(engine.bridge.table_settings());
+  // The words that quote the engine's numbers (three strikes...) are filled now that they are known.
+  setSharedParams(ruleNumbers());
+  translatePage();
 
   // Games, the menu that starts them, the pause, and the keys and taps that play them.
   const dealLine = $("deal-line");

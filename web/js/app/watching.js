@@ -2,12 +2,11 @@
 // offline) or a board entry's (fetched from the scores API). While watching, the table is the watch's: the
 // player's input does nothing, nothing is saved or sent, and closing goes back to where the watch was opened.
 
+import { ENDPOINTS } from "../../common/contract.js";
 import { t } from "../base/i18n.js";
 import { createWatchBar } from "../table/watch-bar.js";
 import { createWatcher } from "../table/watcher.js";
 import { isolate, setPerspective } from "../table/words.js";
-
-const REPLAY_URL = "/api/scores/replay";
 
 /** The board entry's record, or {error: i18n key} saying why it cannot be had. */
 export async function fetchEntryReplay(date, entry, fetchImpl = fetch) {
@@ -15,7 +14,7 @@ export async function fetchEntryReplay(date, entry, fetchImpl = fetch) {
   try {
     if (navigator.onLine === false) throw new TypeError("offline");
     const query = new URLSearchParams({ date, entry: String(entry) });
-    response = await fetchImpl(`${REPLAY_URL}?${query}`, { headers: { accept: "application/json" } });
+    response = await fetchImpl(`${ENDPOINTS.replay}?${query}`, { headers: { accept: "application/json" } });
   } catch {
     return { error: "watch.error.offline" };
   }

@@ -1,7 +1,7 @@
 // Deal numbers and days: a fresh random deal, a typed deal number checked, and the UTC days dailies belong to.
 
-const MAX_SEED = Number.MAX_SAFE_INTEGER; // 2**53 - 1: every deal number a JavaScript number holds exactly
-const DAY_MS = 86_400_000;
+import { DAY_MS } from "../../common/contract.js";
+import { tableSettings } from "./rule-numbers.js";
 
 /** A fresh deal number in 0..2**53-1 from the platform's cryptographic generator. */
 export function randomSeed() {
@@ -9,12 +9,12 @@ export function randomSeed() {
   return (high & 0x1fffff) * 2 ** 32 + low;
 }
 
-/** "12345" -> 12345; anything that is not a whole number in 0..2**53-1 -> null. */
+/** "12345" -> 12345; anything that is not a whole number from 0 to the engine's largest deal number -> null. */
 export function parseSeed(text) {
   const trimmed = String(text ?? "").trim();
   if (!/^\d{1,16}$/.test(trimmed)) return null;
   const seed = Number(trimmed);
-  return seed <= MAX_SEED ? seed : null;
+  return seed <= tableSettings().max_seed ? seed : null;
 }
 
 // How far the server's clock is from this device's, once an answer's Date header said (0 within a minute): a

@@ -71,10 +71,20 @@ export function missingKeys() {
   return [...missing];
 }
 
+// Numbers any text may quote without its caller passing them: the engine's ({strikes}, {win_base}...) and the
+// name rules' ({name_max}), given by the composition root (setSharedParams). A call's own params win.
+let shared = {};
+
+/** Adds numbers every text may quote ({name} placeholders), e.g. {strikes: 3}. */
+export function setSharedParams(params) {
+  shared = { ...shared, ...params };
+}
+
 /** t("cards", {count: 3}) picks "cards.other"; {name} placeholders are filled, numbers formatted. */
 export function t(key, params = {}) {
-  const template = lookup(key, params.count);
-  return template.replace(/\{(\w+)\}/g, (whole, name) => formatParam(params[name], whole));
+  const all = { ...shared, ...params };
+  const template = lookup(key, all.count);
+  return template.replace(/\{(\w+)\}/g, (whole, name) => formatParam(all[name], whole));
 }
 
 /** "jack of clubs: …" -> "Jack of clubs: …": a sentence's first letter in the page language's capitals. */
@@ -180,9 +190,16 @@ export function formatCountdown(ms) {
   return `${numberFormat.format(hours)}:${twoDigits.format(minutes)}:${twoDigits.format(seconds % 60)}`;
 }
 
-/** Fills every [data-i18n], [data-i18n-label] and [data-i18n-placeholder] under root. */
+/**
+ * Fills every [data-i18n], [data-i18n-label] and [data-i18n-placeholder] under root. An element with
+ * data-i18n-count="<shared number>" is counted by that number (plural keys), and keeps its text until it is known.
+ */
 export function translatePage(root = document) {
-  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n]")) {
+    const countedBy = el.dataset.i18nCount;
+    if (countedBy === undefined) el.textContent = t(el.dataset.i18n);
+    else if (shared[countedBy] !== undefined) el.textContent = t(el.dataset.i18n, { count: shared[countedBy] });
+  }
   for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
   for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
   document.title = t("app.title");

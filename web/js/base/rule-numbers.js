@@ -1,15 +1,36 @@
-// The numbers of the game the page quotes (scoring, strikes, pauses), as the engine gives them: the page keeps
-// no copy of its own.
+// The numbers and names of the game the page quotes and uses (scoring, strikes, pauses; the seats, the speeds,
+// the daily's settings, the largest deal number), as the engine gives them: the page keeps no copy of its own.
 
-let numbers = null;
-
-/** Takes the engine's bridge.rule_numbers() answer (JSON text), once the engine has loaded. */
-export function setRuleNumbers(json) {
-  numbers = Object.freeze(JSON.parse(json));
+/** One answer of the engine's bridge (JSON text), kept once the engine has loaded; read before, it throws. */
+function engineAnswer(what) {
+  let value = null;
+  return {
+    set: (json) => {
+      value = Object.freeze(JSON.parse(json));
+    },
+    get: () => {
+      if (!value) throw new Error(`the engine's ${what} are not known yet: it has not loaded`);
+      return value;
+    },
+  };
 }
 
-/** {win_base, per_second, per_wrong_slap, win_floor, per_pile, ...}; throws before the engine has loaded. */
-export function ruleNumbers() {
-  if (!numbers) throw new Error("the engine's rule numbers are not known yet: it has not loaded");
-  return numbers;
+const numbers = engineAnswer("rule numbers");
+const settings = engineAnswer("table settings");
+
+/** Takes the engine's bridge.rule_numbers() answer (JSON text), once the engine has loaded. */
+export const setRuleNumbers = numbers.set;
+
+/** {win_base, per_second, per_wrong_slap, win_floor, per_pile, strikes, pay_ace, ...}; throws before the engine has loaded. */
+export const ruleNumbers = numbers.get;
+
+/** Takes the engine's bridge.table_settings() answer (JSON text), once the engine has loaded. */
+export const setTableSettings = settings.set;
+
+/** {seats (in play order), you, speeds, daily: {speed, lenient}, max_seed}; throws before the engine has loaded. */
+export const tableSettings = settings.get;
+
+/** The seat of the player at this page's table, as the engine names it. */
+export function yourSeat() {
+  return tableSettings().you;
 }

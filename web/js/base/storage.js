@@ -1,6 +1,7 @@
 // Remembers settings, game history, daily scores, the boards seen and the loader's choices in localStorage,
 // falling back to memory where storage is unavailable. The page's one door to localStorage.
 
+import { ID_PATTERN } from "../../common/contract.js";
 import { afterDailyStart, afterGame, EMPTY_HISTORY, shownStreak } from "./history.js";
 
 const KEY_SETTINGS = "ewar.settings";
@@ -15,7 +16,6 @@ const KEY_RUNNING = "ewar.game"; // the game on the table: {replay, clock, about
 const KEY_WELCOMED = "ewar.welcomed"; // set once the first visit's welcome was shown
 const KEY_PLAYER = "ewar.player"; // this device's random player id, sent with its dailies (friends' boards)
 const KEY_FRIENDS = "ewar.friends"; // the friends' boards this device joined: [{code, name}]
-const PLAYER_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
 export const DEFAULT_SETTINGS = Object.freeze({
   speed: "normal",
@@ -175,7 +175,7 @@ export function createStorage(backend = sharedBackend()) {
   /** This device's player id: 32 random base64url characters, made once (crypto.getRandomValues) and kept. */
   function playerId() {
     const kept = readText(backend, KEY_PLAYER);
-    if (kept && PLAYER_PATTERN.test(kept)) return kept;
+    if (kept && ID_PATTERN.test(kept)) return kept;
     const made = randomId(24);
     writeText(backend, KEY_PLAYER, made);
     return made;

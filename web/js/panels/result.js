@@ -4,6 +4,7 @@
 
 import { msToNextDaily } from "../base/deals.js";
 import { formatCountdown, formatMinus, formatNumber, t } from "../base/i18n.js";
+import { ruleNumbers } from "../base/rule-numbers.js";
 import { resultTitle } from "../table/words.js";
 import { share, shareText } from "./share.js";
 
@@ -39,7 +40,7 @@ function reactionsText(stats) {
 /** Why you were eliminated (the rule this game played), or "" when you were not. */
 function eliminatedWhy(view) {
   if (view.result.reason !== "eliminated") return "";
-  return t(view.lenient ? "result.eliminatedWhyLenient" : "result.eliminatedWhy");
+  return view.lenient ? t("result.eliminatedWhyLenient", { count: ruleNumbers().strikes }) : t("result.eliminatedWhy");
 }
 
 /** Fills #result from a finished game's view; showing and hiding it is the app state's panel ("result"). */

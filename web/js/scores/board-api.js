@@ -2,6 +2,7 @@
 // The board's URL names only the day, so Netlify's CDN keeps one copy for everyone; the player's own row is a small
 // read apart (/api/scores/rank), which the page folds into the board (withOwnRow).
 
+import { ENDPOINTS } from "../../common/contract.js";
 import { learnServerTime } from "../base/deals.js";
 
 /**
@@ -47,12 +48,12 @@ export function withOwnRow(board, you, total = null) {
 /**
  * The day's board from `endpoint` (/api/scores): the public answer, through the browser's and the CDN's caches
  * (its headers say how long), and, when `id` (the player's submission id of that day) is given, the player's own
- * row from `${endpoint}/rank`, asked for at the same time. The result is fetchBoard's, its board with the own row.
+ * row from the contract's rank endpoint (/api/scores/rank), asked for at the same time. The result is fetchBoard's, its board with the own row.
  */
 export async function fetchDailyBoard(endpoint, date, id = null) {
   const [answer, mine] = await Promise.all([
     fetchBoard(`${endpoint}?${new URLSearchParams({ date })}`, { cache: "default" }),
-    id ? fetchBoard(`${endpoint}/rank?${new URLSearchParams({ date, id })}`, { cache: "default" }) : null,
+    id ? fetchBoard(`${ENDPOINTS.rank}?${new URLSearchParams({ date, id })}`, { cache: "default" }) : null,
   ]);
   if (!answer.board) return answer;
   return { ...answer, board: withOwnRow(answer.board, mine?.board?.you ?? null, mine?.board?.total ?? null) };

@@ -2,10 +2,11 @@
 // dailies (score and median reaction per day), each with the sentence a screen reader says (an i18n key and its
 // parameters). chart-view.js draws them in SVG.
 
+import { DAY_MS } from "../../common/contract.js";
+
 export const DISTRIBUTION_SIZE = Object.freeze({ width: 320, height: 110, axis: 18 });
 export const HISTORY_SIZE = Object.freeze({ width: 320, height: 130, axis: 18 });
 export const HISTORY_DAYS = 30;
-const DAY_MS = 86_400_000;
 
 /** "better than 73% of today's winners": round(100 × winners_below / winners), or null for a loss or no winners. */
 export function betterThan(you) {

@@ -1,14 +1,15 @@
 // The friends' boards without the DOM: the share links (?friends=<code> joins a board, ?board=<date> opens the
 // day's board), the list of boards this device joined, and a server's refusal as an i18n key.
 
+import { FRIENDS_CODE_PATTERN } from "../../common/contract.js";
+
 export const FRIENDS_PARAM = "friends";
 export const BOARD_PARAM = "board";
-const CODE_PATTERN = /^[a-z2-7]{12}$/; // the server's share codes (netlify/functions/friends/handler.mjs)
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Whether text is a share code as the server makes them. */
 export function isBoardCode(text) {
-  return typeof text === "string" && CODE_PATTERN.test(text);
+  return typeof text === "string" && FRIENDS_CODE_PATTERN.test(text);
 }
 
 /**

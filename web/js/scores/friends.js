@@ -2,6 +2,7 @@
 // link, join the board a link names (?friends=<code>) on this device, leave one, and see each board's ranking
 // for today or yesterday. What is decided lives in friends-state.js; the API is /api/friends (docs/scores.md).
 
+import { ENDPOINTS, friendsPath } from "../../common/contract.js";
 import { checkName } from "../../common/names.js";
 import { previousDay, todayUtc } from "../base/deals.js";
 import { bringIntoView, element } from "../base/dom.js";
@@ -11,7 +12,6 @@ import { afterJoin, afterLeave, friendsLink, isOwnEntry, linkRequest, refusalKey
 import { watchLocked } from "./leaderboard.js";
 import { boardRow } from "./leaderboard-view.js";
 
-const ENDPOINT = "/api/friends";
 const REFRESH_MS = 5_000; // a board fetched this recently is not asked for again when the menu opens
 const FRIENDS_TESTIDS = Object.freeze({ row: "friends-row", you: "friends-row", watch: "friends-watch" });
 
@@ -199,7 +199,7 @@ export function createFriends({ panel, storage, events, shareText, base }) {
     const date = dates()[day];
     // Not before the page shows it: the menu's opening asks, once, when the engine is ready.
     if (!code || events.state().panel === "loading") return Promise.resolve();
-    const url = `${ENDPOINT}/${code}?${new URLSearchParams({ date })}`;
+    const url = `${friendsPath(code)}?${new URLSearchParams({ date })}`;
     if (!fresh && boardAsked?.url === url) return boardAsked.promise;
     const promise = askBoard(code, date, url).finally(() => {
       if (boardAsked?.promise === promise) boardAsked = null;
@@ -235,7 +235,7 @@ export function createFriends({ panel, storage, events, shareText, base }) {
     }
     error.textContent = "";
     create.disabled = true;
-    const answer = await send("POST", ENDPOINT, { name: checked.name, player: storage.playerId() });
+    const answer = await send("POST", ENDPOINTS.friends, { name: checked.name, player: storage.playerId() });
     create.disabled = false;
     if (!answer.ok) {
       error.textContent = t(refusalKey(answer)); // role=alert: said as it is shown
@@ -250,7 +250,7 @@ export function createFriends({ panel, storage, events, shareText, base }) {
 
   async function join(code) {
     say(t("friends.joining"), "busy");
-    const answer = await send("PUT", `${ENDPOINT}/${code}/members`, { player: storage.playerId() });
+    const answer = await send("PUT", friendsPath(code, true), { player: storage.playerId() });
     if (!answer.ok) {
       say(t(refusalKey(answer)), "refused");
       bringIntoView(status, events);
@@ -264,7 +264,7 @@ export function createFriends({ panel, storage, events, shareText, base }) {
   }
 
   async function leave(board) {
-    const answer = await send("DELETE", `${ENDPOINT}/${board.code}/members`, { player: storage.playerId() });
+    const answer = await send("DELETE", friendsPath(board.code, true), { player: storage.playerId() });
     // not_found: this device is no member there any more (or the board is gone): off the list all the same.
     if (!answer.ok && answer.body?.error !== "not_found") {
       say(t(refusalKey(answer)), "refused");

@@ -1,11 +1,10 @@
 // Draws the leaderboard panel: the name field, the submission status, the day tabs, the board table (names as
 // text only) and the note when the board shown is not a fresh one.
 
+import { TOP } from "../../common/contract.js";
 import { element } from "../base/dom.js";
 import { formatClock, formatDateTime, formatDayMonth, formatNumber, t } from "../base/i18n.js";
 import { drawDistribution } from "./chart-view.js";
-
-export const TOP = 50;
 
 const BOARD_TESTIDS = Object.freeze({ row: "leaderboard-row", you: "leaderboard-you", watch: "leaderboard-watch" });
 

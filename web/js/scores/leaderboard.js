@@ -4,6 +4,7 @@
 // Each daily result gets one submission id, made here and stored with it: every retry sends the same id,
 // so the server keeps one entry per game whatever happens to the network.
 
+import { ENDPOINTS } from "../../common/contract.js";
 import { checkName } from "../../common/names.js";
 import { answerFor, ENDPOINT, enqueue, flush, pending, SYNC_TAG } from "../../common/outbox.js";
 import { retryDelay } from "../../common/retry-policy.js";
@@ -57,7 +58,7 @@ async function requestBackgroundSync() {
 }
 
 /** Forget me's route (netlify/functions/scores/handler.mjs): DELETE with the device's player id. */
-export const FORGET_ENDPOINT = `${ENDPOINT}/player`;
+export const FORGET_ENDPOINT = ENDPOINTS.player;
 
 /**
  * panel: the menu's #leaderboard element; storage: the page's storage; events: the app's emitter (the panel

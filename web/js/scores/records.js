@@ -3,6 +3,8 @@
 // its name alone waits for another name and goes again with the same id. The leaderboard stores the records
 // and draws what statusOf() says.
 
+import { SCORE_REFUSALS } from "../../common/contract.js";
+
 // Refusals of the name alone: the score waits for another name, and goes with the same id.
 export const NAME_REFUSALS = new Set(["invalid_name", "name_taken"]);
 // A name's refusals the panel words itself (names.js reasons; "hidden": the board's operator took it off).
@@ -24,16 +26,8 @@ export function nameRefusalKey(reason) {
   return reason === "empty" ? "leaderboard.nameEmpty" : "leaderboard.nameInvalid";
 }
 
-// The refusals the panel words itself; every other 422 is the score judge's (ewar/judge.py's codes).
-const REASONS = new Set([
-  "invalid_name",
-  "name_taken",
-  "id_conflict",
-  "duplicate_record",
-  "player_entered",
-  "date_out_of_window",
-  "implausible_play",
-]);
+// The refusals the panel words itself (the contract's); every other 422 is the score judge's (ewar/judge.py's codes).
+const REASONS = new Set(SCORE_REFUSALS);
 
 /** The record of a scored daily that has just ended: a draft, until a name is known. */
 export function draftRecord({ date, id, view, replay, now }) {

@@ -1,6 +1,7 @@
 // Draws the engine's view inside requestAnimationFrame and turns its events into brief, non-blocking feedback.
 
 import { formatClock, formatNumber, t } from "../base/i18n.js";
+import { tableSettings, yourSeat } from "../base/rule-numbers.js";
 import { createMessageLine } from "./message-line.js";
 import { createFrameQueue, feedbackOf } from "./schedule.js";
 import {
@@ -17,12 +18,14 @@ import {
   yourWrongSlap,
 } from "./words.js";
 
-export const SEATS = ["south", "west", "north", "east"];
 const RED_SUITS = new Set(["H", "D"]);
 const TOAST_MS = 1600;
 const TOAST_READ_MS = 700; // the least a message stays before the next one replaces it
 const GHOST_MS = 400;
 const REACTION_MS = 1500; // how long your reaction time stays beside the pile
+
+/** The classes that animate a card in from each seat (enter-south...), by the engine's seat names. */
+const enterClasses = () => tableSettings().seats.map((seat) => `enter-${seat}`);
 
 function createCardElement(card) {
   const { rank, suit } = parseCard(card);
@@ -37,7 +40,7 @@ function createCardElement(card) {
     `<span class="card-corner" aria-hidden="true">${corner}</span>` +
     `<span class="card-face"><svg aria-hidden="true"><use href="#suit-${suit}"/></svg></span>` +
     `<span class="card-corner end" aria-hidden="true">${corner}</span>`;
-  el.addEventListener("animationend", () => el.classList.remove(...SEATS.map((s) => `enter-${s}`)));
+  el.addEventListener("animationend", () => el.classList.remove(...enterClasses()));
   return el;
 }
 
@@ -49,7 +52,7 @@ function drawJoker(el, colour) {
     `<span class="card-corner" aria-hidden="true">${corner}</span>` +
     `<span class="card-face" aria-hidden="true">${rankLabel(JOKER)}</span>` +
     `<span class="card-corner end" aria-hidden="true">${corner}</span>`;
-  el.addEventListener("animationend", () => el.classList.remove(...SEATS.map((s) => `enter-${s}`)));
+  el.addEventListener("animationend", () => el.classList.remove(...enterClasses()));
   return el;
 }
 
@@ -78,9 +81,10 @@ export function createActuator({ sound, announcer = null }) {
   const toast = $("toast");
   const reaction = $("reaction");
   const packButton = $("your-pack");
+  // The seats as the page lays them out (index.html); the engine's views and events name them.
   const seats = Object.fromEntries(
-    SEATS.map((seat) => {
-      const root = document.querySelector(`.seat[data-seat="${seat}"]`);
+    Array.from(document.querySelectorAll(".seat[data-seat]"), (root) => {
+      const seat = root.dataset.seat;
       return [
         seat,
         {
@@ -154,10 +158,10 @@ export function createActuator({ sound, announcer = null }) {
     }
     // Your turn's highlight and hint are a prompt to act: none while a game is watched.
     const prompt = view.your_turn && !view.over && !isWatching();
-    setClass(seats.south.root, "is-your-turn", prompt);
+    setClass(seats[yourSeat()].root, "is-your-turn", prompt);
     // Your pack is the flip button: its name says what the seat shows, and the hint when it is shown.
-    const you = view.seats.find((info) => info.seat === "south");
-    let packLabel = seats.south.root.getAttribute("aria-label");
+    const you = view.seats.find((info) => info.seat === yourSeat());
+    let packLabel = seats[yourSeat()].root.getAttribute("aria-label");
     if (you && prompt) packLabel += ` — ${t("table.flipHint")}`;
     if (memo.get(packButton) !== packLabel) {
       memo.set(packButton, packLabel);
@@ -176,7 +180,7 @@ export function createActuator({ sound, announcer = null }) {
       const last = top[top.length - 1];
       if (last && flipped.has(last)) {
         const el = nodes[nodes.length - 1];
-        el.classList.remove(...SEATS.map((s) => `enter-${s}`));
+        el.classList.remove(...enterClasses());
         el.classList.add(`enter-${flipped.get(last)}`);
       }
       pileCards.replaceChildren(...nodes);
@@ -204,7 +208,7 @@ export function createActuator({ sound, announcer = null }) {
     }
     if (view.your_turn && isWatching()) {
       // A watched game says whose turn it is, never "flip!".
-      if (!isYou("south")) return t("turn.seat", { seat: seatName("south") });
+      if (!isYou(yourSeat())) return t("turn.seat", { seat: seatName(yourSeat()) });
       return view.challenge ? t("say.youPay", { left: view.challenge.left }) : t("say.yourTurn");
     }
     if (view.your_turn) return view.challenge ? t("turn.youPay") : t("turn.you");

@@ -2,6 +2,7 @@
 
 import { pageClock } from "../base/clock.js";
 import { sentenceStart, t } from "../base/i18n.js";
+import { yourSeat } from "../base/rule-numbers.js";
 import {
   cardName,
   isWatching,
@@ -80,7 +81,7 @@ export function createAnnouncer(region, { gapMs = GAP_MS, now = pageClock.now } 
         break;
       case "wrong_slap":
         if (isYou(e.seat)) say(yourWrongSlap(e, { scored: view?.mode === "daily" }), PRIORITY.you);
-        else if (e.seat === "south") say(t("event.wrongSlap", { seat: seatName(e.seat) }), PRIORITY.table);
+        else if (e.seat === yourSeat()) say(t("event.wrongSlap", { seat: seatName(e.seat) }), PRIORITY.table);
         break;
       case "late_slap":
         if (isYou(e.seat)) say(yourLateSlap(e), PRIORITY.you);

@@ -2,6 +2,7 @@
 // It reads only the engine's events and view (which patterns count is the engine's to say, never this file's).
 
 import { sentenceStart, t } from "../base/i18n.js";
+import { yourSeat } from "../base/rule-numbers.js";
 import { cardName, seatName } from "./words.js";
 
 const FLIPS_TO_TEACH = 2; // "your turn: flip" is said until you have flipped this many times
@@ -26,7 +27,7 @@ export function createCoach({ line, onNewDeal = () => {} }) {
         return t(key, { seat: seatName(event.seat), pattern: t(`pattern.${event.pattern}`) });
       case "coach.payCard": {
         // Who played the face card gets the pile if the payer finds none: say who, or that it was you.
-        const yours = event.seat === "south";
+        const yours = event.seat === yourSeat();
         const params = { card: cardName(event.card), payer: seatName(event.payer), count: event.owed };
         return t(yours ? "coach.payCardYou" : key, { ...params, seat: seatName(event.seat) });
       }
@@ -62,11 +63,11 @@ export function createCoach({ line, onNewDeal = () => {} }) {
   function observe(view, events = []) {
     if (!active) return;
     for (const e of events) {
-      if (e.type === "flip" && e.seat === "south") flips += 1;
+      if (e.type === "flip" && e.seat === yourSeat()) flips += 1;
       else if (e.type === "pay_card") teach("coach.payCard", e);
-      else if (e.type === "slap_won") teach(e.seat === "south" ? "coach.slapWonYou" : "coach.slapWon", e);
-      else if (e.type === "wrong_slap" && e.seat === "south") teach("coach.wrongSlap", e);
-      else if (e.type === "player_out" && e.seat === "south") teach("coach.out", e);
+      else if (e.type === "slap_won") teach(e.seat === yourSeat() ? "coach.slapWonYou" : "coach.slapWon", e);
+      else if (e.type === "wrong_slap" && e.seat === yourSeat()) teach("coach.wrongSlap", e);
+      else if (e.type === "player_out" && e.seat === yourSeat()) teach("coach.out", e);
     }
     if (view.your_turn && !view.challenge && flips < FLIPS_TO_TEACH) show("coach.flip");
     else if (tip?.key === "coach.flip" && flips >= FLIPS_TO_TEACH) show("coach.watch");

@@ -2,6 +2,8 @@
 // frame (the newest view, with every event since the last frame, in order); and what a frame's events show
 // (seat flashes, the pile's glow, a message, your reaction time, the pile flying to its taker, sounds).
 
+import { yourSeat } from "../base/rule-numbers.js";
+
 /**
  * requestFrame: requestAnimationFrame (or a stand-in); draw(view, events): what a frame does. put() queues and
  * asks for one frame however many views come before it; flush() draws what is queued now (also safe inside
@@ -37,8 +39,6 @@ export function createFrameQueue(requestFrame, draw) {
   return { put, flush, forgetEvents };
 }
 
-const YOU = "south";
-
 /**
  * The feedback a frame's events give, in order: {flash: {seat, key, params, bad}}, {pile: "won" | "wrong"},
  * {toast: {event, bad, urgent}} (the message about that event; urgent ones replace what is showing),
@@ -50,7 +50,7 @@ export function feedbackOf(events) {
   const flash = (seat, key, params = {}, bad = false) => effects.push({ flash: { seat, key, params, bad } });
   const toast = (event, bad = false, urgent = false) => effects.push({ toast: { event, bad, urgent } });
   for (const e of events) {
-    const yours = e.seat === YOU;
+    const yours = e.seat === yourSeat();
     switch (e.type) {
       case "flip":
       case "pay_card":

@@ -3,6 +3,7 @@
 // once the end is reached, and the way back.
 
 import { formatClock, formatNumber, t } from "../base/i18n.js";
+import { yourSeat } from "../base/rule-numbers.js";
 import { SPEEDS } from "./watcher.js";
 
 const PAGE_MS = 10_000; // Page Up and Page Down move the timeline by 10 s of the game
@@ -53,7 +54,7 @@ export function createWatchBar({ root, onPlay, onPause, onSpeed, onSeek, onClose
       if (text === null) continue;
       const button = document.createElement("button");
       button.type = "button";
-      button.className = `watch-mark ${mark.type === "wrong_slap" ? "wrong" : "taken"} ${mark.seat === "south" ? "you" : ""}`;
+      button.className = `watch-mark ${mark.type === "wrong_slap" ? "wrong" : "taken"} ${mark.seat === yourSeat() ? "you" : ""}`;
       button.dataset.testid = "watch-mark";
       button.dataset.t = String(mark.t);
       button.dataset.type = mark.type;

@@ -2,7 +2,7 @@
 // language.
 
 import { t } from "../base/i18n.js";
-import { ruleNumbers } from "../base/rule-numbers.js";
+import { ruleNumbers, yourSeat } from "../base/rule-numbers.js";
 
 /** "7H" -> {rank: "7", suit: "H"}; a Joker of the Jokers house rule, "JKR" or "JKB" -> {rank: "JK", suit: "R"}. */
 export function parseCard(card) {
@@ -39,7 +39,7 @@ export function isWatching() {
 
 /** Whether `seat` is the player reading the page: South, unless the table shows someone else's game. */
 export function isYou(seat) {
-  return seat === "south" && perspective.name === null;
+  return seat === yourSeat() && perspective.name === null;
 }
 
 /**
@@ -52,7 +52,7 @@ export function isolate(name) {
 
 /** "West", "You", or the watched player's name for South in their game. */
 export function seatName(seat) {
-  return seat === "south" && perspective.name !== null ? isolate(perspective.name) : t(`seat.${seat}`);
+  return seat === yourSeat() && perspective.name !== null ? isolate(perspective.name) : t(`seat.${seat}`);
 }
 
 /** What a seat did, in words: yours in the second person (yourKey), another's naming the seat (theirKey). */
@@ -83,7 +83,7 @@ export function wrongSlapWhy(e) {
     case "covered":
       if (isYou(e.by)) return t(`why.${e.reason}You`, params);
       // The watched player slapped a pattern they had taken (or covered) themselves.
-      if (e.by === "south" && e.reason === "too_late") return t("why.too_lateThem", params);
+      if (e.by === yourSeat() && e.reason === "too_late") return t("why.too_lateThem", params);
       return t(`why.${e.reason}`, params);
     case "burned_cards":
     case "empty_pile":
