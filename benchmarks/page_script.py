@@ -39,7 +39,8 @@ MODULE_TAGS = "\n".join(
                 "js/engine/load-path.js",
                 "js/engine/progress.js",
                 "common/host.js",
-                "js/base/storage.js",
+                "js/engine/loader-store.js",
+                "js/base/local-store.js",
             )
         ),
         '<script type="module" async src="./js/engine/start.js"></script>',

@@ -30,7 +30,7 @@ FRAME_MS = 17  # one animation frame of test time: the page draws what the last 
 GAME_LIMIT_MS = 3_600_000  # the engine ends every game within an hour of game time
 
 _frozen: WeakSet = WeakSet()  # pages whose clock the test drives
-# An init script for the loader's own setting (web/js/base/storage.js, "ewar.load"): the engine comes from the
+# An init script for the loader's own setting (web/js/engine/loader-store.js, "ewar.load"): the engine comes from the
 # build's memory snapshot, ~2 s here instead of ~6 s through micropip. test_loading_paths.py covers both paths
 # and the choice.
 SNAPSHOT_PATH = "try { localStorage.setItem('ewar.load', 'snapshot'); } catch {}"
