@@ -20,11 +20,11 @@ import statistics
 import sys
 
 from common import CHROMIUM, CHROMIUM_ARGS, load_build_module
-
-# tests/conftest.py (common puts tests/ on the path): the browser tests' Chromium, lazy WebAssembly included.
-from conftest import CHROMIUM_ARGS as TESTS_CHROMIUM_ARGS
 from page.scripts import page_script
 from page.serve import served_site
+
+# The browser tests' Chromium, lazy WebAssembly included (common puts the checkout on the path).
+from harness.browser import CHROMIUM_ARGS as TESTS_CHROMIUM_ARGS
 
 ENGINE_START_TAG = '<script async src="./js/engine-start.js"></script>'
 BUNDLE_TAG = '<script defer src="./js/bundle.js"></script>'

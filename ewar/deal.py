@@ -21,7 +21,7 @@ DAY_MS = 86_400_000
 _EPOCH = datetime.date(1970, 1, 1)
 _FIRST_CHOSEN = datetime.date.fromisoformat(FIRST_DATE)
 # A daily may be sent for the leaderboard on its own UTC day and the next
-# (netlify/functions/scores/submission.mjs, dateWindow): its deal is not practice until then.
+# (netlify/lib/submission.mjs, dateWindow): its deal is not practice until then.
 SUBMISSION_DAYS = 2
 # Dailies still to come whose deals are no practice either: tomorrow's, and on to a month ahead.
 LOCK_AHEAD_DAYS = 31

@@ -1,8 +1,8 @@
 // The board's retention (docs/scores.md, "What is kept, and for how long"), as chores in batches: each statement
 // deletes or clears at most BATCH rows, so no chore holds locks long or outlasts a scheduled function.
-import { IDLE_DAYS } from "../friends/store.mjs";
-import { REPLAY_DAYS } from "../scores/store.mjs";
-import { dateWindow } from "../scores/submission.mjs";
+import { IDLE_DAYS } from "../../database/friends-store.mjs";
+import { REPLAY_DAYS } from "../../database/scores-store.mjs";
+import { dateWindow } from "../../lib/submission.mjs";
 
 /** Rows one statement of a chore touches at most. */
 export const BATCH = 1000;

@@ -56,7 +56,7 @@ async function requestBackgroundSync() {
   }
 }
 
-/** Forget me's route (netlify/functions/scores/handler.mjs): DELETE with the device's player id. */
+/** Forget me's route (netlify/scores-api/handler.mjs): DELETE with the device's player id. */
 export const FORGET_ENDPOINT = `${ENDPOINT}/player`;
 
 /**

@@ -1,7 +1,7 @@
 // The score submission envelope: body reading, field checks, the name rules (web/common/names.js), the UTC
 // date window.
 import naughtyWords from "naughty-words";
-import { checkName, plainForm } from "../../../web/common/names.js";
+import { checkName, plainForm } from "../../web/common/names.js";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 /**
