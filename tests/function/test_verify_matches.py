@@ -17,7 +17,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from replays import daily_play, judged, race_pairs, shifted
+
+from harness.replays import daily_play, judged, race_pairs, shifted
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE_SCRIPT = Path(__file__).with_name("function_verify.mjs")

@@ -55,7 +55,8 @@ async function boot() {
   const forgetPlayer = () => {
     for (const store of [playerStore, scoreStore, friendsStore]) store.forget();
   };
-  const dailyPlayed = { historyStore, scoreStore }; // what says whether today's games may be watched
+  // What the boards read and send: the dailies played and sent (your row, a locked Watch) and the player id.
+  const boardStores = { historyStore, scoreStore, playerStore };
   events.on("state", ({ phase }) => {
     document.body.dataset.state = phase;
   });
@@ -89,9 +90,7 @@ async function boot() {
   createLeaderboard({
     panel: $("leaderboard"),
     settingsStore,
-    historyStore,
-    scoreStore,
-    playerStore,
+    ...boardStores,
     forgetPlayer,
     events,
     ask: confirm.ask,
@@ -99,9 +98,7 @@ async function boot() {
   createFriends({
     panel: $("friends"),
     friendsStore,
-    playerStore,
-    scoreStore,
-    historyStore,
+    ...boardStores,
     events,
     shareText: share,
     base: pageAddress(),
@@ -175,7 +172,7 @@ async function boot() {
   const watchRow = (event) => {
     const button = event.target.closest(".lb-watch");
     const board = button?.closest("[data-date]");
-    if (!button || !board || watchLocked(board.dataset.date, dailyPlayed)) return; // the button says why
+    if (!button || !board || watchLocked(board.dataset.date, boardStores)) return; // the button says why
     const own = Boolean(button.closest("tr.you"));
     watching.watchEntry(board.dataset.date, Number(button.dataset.entry), { own });
   };
