@@ -18,11 +18,11 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { createScoresHandler } from "../netlify/functions/scores/handler.mjs";
-import { deflateReplay, ScoreStore } from "../netlify/functions/scores/store.mjs";
-import { canonicalJson } from "../netlify/functions/scores/submission.mjs";
-import { datesAround, postRequest, pythonReplays, standInEngine, standInReplay } from "../tests/function/fixtures.mjs";
-import { freshDatabase } from "../tests/function/testdb.mjs";
+import { datesAround, postRequest, pythonReplays, standInEngine, standInReplay } from "../harness/fixtures.mjs";
+import { freshDatabase } from "../harness/testdb.mjs";
+import { deflateReplay, ScoreStore } from "../netlify/database/scores-store.mjs";
+import { canonicalJson } from "../netlify/lib/submission.mjs";
+import { createScoresHandler } from "../netlify/scores-api/handler.mjs";
 import { loadBoardDay } from "./board_day.mjs";
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];

@@ -13,12 +13,12 @@
 // python -m tools.builder.postgres -- node benchmarks/bench_midnight.mjs [--scale 1]
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { createScoresHandler } from "../netlify/functions/scores/handler.mjs";
-import { nameKey } from "../netlify/functions/scores/lookalike.mjs";
-import { ScoreStore } from "../netlify/functions/scores/store.mjs";
-import { utcDay } from "../netlify/functions/scores/submission.mjs";
-import { standInEngine, standInReplay } from "../tests/function/fixtures.mjs";
-import { freshDatabase } from "../tests/function/testdb.mjs";
+import { standInEngine, standInReplay } from "../harness/fixtures.mjs";
+import { freshDatabase } from "../harness/testdb.mjs";
+import { ScoreStore } from "../netlify/database/scores-store.mjs";
+import { nameKey } from "../netlify/lib/lookalike.mjs";
+import { createScoresHandler } from "../netlify/scores-api/handler.mjs";
+import { utcDay } from "../web/common/contract.js";
 
 const { values: options } = parseArgs({ options: { scale: { type: "string", default: "1" } } });
 const SCALE = Number(options.scale);

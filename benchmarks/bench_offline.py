@@ -21,8 +21,7 @@ from pathlib import Path
 
 from common import CHROMIUM, CHROMIUM_ARGS, ROOT, load_build_module
 
-sys.path.insert(0, str(ROOT / "tests" / "web"))
-from pagedriver import PRECACHED  # noqa: E402 (the offline tests' own wait for a full precache)
+from harness.browser import PRECACHED  # the offline tests' own wait for a full precache
 
 READY_MS = 120_000
 # Types a CDN compresses on the fly (Netlify and others): text, JSON, JavaScript, WebAssembly.

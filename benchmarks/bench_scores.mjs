@@ -7,7 +7,6 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { loadEngine, locateAssets } from "../netlify/functions/scores/engine.mjs";
 import {
   datesAround,
   newId,
@@ -16,13 +15,14 @@ import {
   serveLoopback,
   startTestApi,
   timedPool,
-} from "../tests/function/fixtures.mjs";
+} from "../harness/fixtures.mjs";
+import { loadEngine, locateAssets } from "../netlify/scores-api/engine.mjs";
 
 const POSTS = 100;
 const GETS = 1000;
 const GET_CONCURRENCY = 50;
 const HTTP_DEADLINE_MS = 300_000;
-// 120 human-like players (tests/players.py: medians 250-545 ms, two seeds each): as many different games of one deal.
+// 120 human-like players (harness/players.py: medians 250-545 ms, two seeds each): as many different games of one deal.
 const CANDIDATE_PLAYS = Array.from({ length: 120 }, (_, at) => `${250 + (at % 60) * 5}:${1 + Math.floor(at / 60)}`);
 
 const { values: options } = parseArgs({
@@ -76,7 +76,7 @@ async function measureVerification(work, game, date) {
   const replayFile = path.join(work, "replay.json");
   writeFileSync(replayFile, JSON.stringify({ replay: game.replay, date, score: game.score }));
   const env = {
-    BENCH_ENGINE: new URL("../netlify/functions/scores/engine.mjs", import.meta.url).href,
+    BENCH_ENGINE: new URL("../netlify/scores-api/engine.mjs", import.meta.url).href,
     BENCH_REPLAY: replayFile,
     BENCH_ROOT: ROOT,
   };

@@ -1,9 +1,10 @@
 // One function instance of the burst benchmark (bench_burst.mjs), as a process of its own: the posting function's
 // handler over the database access named by BURST_MODE, serving one request at a time as Netlify runs an instance.
 // Requests come and answers go over the IPC channel: {n, url, method, headers, body} → {n, status, retryAfter, ms}.
+
+import { standInEngine } from "../harness/fixtures.mjs";
 import { connectionPerStatement, poolOfOne } from "../netlify/database/pool.mjs";
-import { createScoresHandler } from "../netlify/functions/scores/handler.mjs";
-import { standInEngine } from "../tests/function/fixtures.mjs";
+import { createScoresHandler } from "../netlify/scores-api/handler.mjs";
 
 const MODES = { "pool-of-one": poolOfOne, "per-statement": connectionPerStatement };
 const makeDb = MODES[process.env.BURST_MODE];

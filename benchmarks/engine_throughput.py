@@ -11,20 +11,17 @@ import sys
 import time
 from pathlib import Path
 
-sys.path[:0] = [
-    str(Path(__file__).resolve().parents[1]),
-    str(Path(__file__).resolve().parents[1] / "tests"),
-]
+sys.path[:0] = [str(Path(__file__).resolve().parents[1])]
 
 import bmn_reference  # noqa: E402
-from players import play_simulated_human  # noqa: E402
 
 from ewar.bmn import parse_pack, play  # noqa: E402
 from ewar.bridge import new_game  # noqa: E402
 from ewar.game import Game  # noqa: E402
 from ewar.replay import Replay, verify  # noqa: E402
+from harness.players import play_simulated_human  # noqa: E402
 
-DATA = Path(__file__).resolve().parents[1] / "tests" / "engine" / "data" / "bmn_published.json"
+DATA = Path(__file__).resolve().parents[1] / "harness" / "bmn_published.json"
 
 
 def games_per_second(count: int = 300) -> float:

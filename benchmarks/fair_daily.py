@@ -1,6 +1,6 @@
 """A fair contest every day (issue 18), side by side in one run:
 
-1. The year of dailies: each date of 2027 played by human-like players (tests/players.py, the
+1. The year of dailies: each date of 2027 played by human-like players (harness/players.py, the
    lognormal one, taps unstoppable in their last 200 ms) of 450, 650 and 850 ms; the win rate
    per date, the band (min-max) and the dates where 650 ms falls outside 25-65%.
 2. The score judge against honest players of both models (lognormal and ex-Gaussian, medians
@@ -24,16 +24,16 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
+sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
 from engine_judge import BOTS  # noqa: E402
-from players import ExGaussianPlayer, ForeknowledgeBot, HumanLikePlayer, play  # noqa: E402
 
 from ewar import __version__  # noqa: E402
 from ewar.errors import EwarError  # noqa: E402
 from ewar.game import Game  # noqa: E402
 from ewar.judge import judge  # noqa: E402
 from ewar.replay import Replay  # noqa: E402
+from harness.players import ExGaussianPlayer, ForeknowledgeBot, HumanLikePlayer, play  # noqa: E402
 
 YEAR = 2027
 BAND = (0.25, 0.65)  # what a 650 ms player must win on every date

@@ -20,11 +20,11 @@ import statistics
 import sys
 
 from common import CHROMIUM, CHROMIUM_ARGS, load_build_module
-
-# tests/conftest.py (common puts tests/ on the path): the browser tests' Chromium, lazy WebAssembly included.
-from conftest import CHROMIUM_ARGS as TESTS_CHROMIUM_ARGS
 from page.scripts import page_script
 from page.serve import served_site
+
+# The browser tests' Chromium, lazy WebAssembly included (common puts the checkout on the path).
+from harness.browser import CHROMIUM_ARGS as TESTS_CHROMIUM_ARGS
 
 ENGINE_START_TAG = '<script async src="./js/engine-start.js"></script>'
 BUNDLE_TAG = '<script defer src="./js/bundle.js"></script>'
@@ -39,7 +39,8 @@ MODULE_TAGS = "\n".join(
                 "js/engine/load-path.js",
                 "js/engine/progress.js",
                 "common/host.js",
-                "js/base/storage.js",
+                "js/engine/loader-store.js",
+                "js/base/local-store.js",
             )
         ),
         '<script type="module" async src="./js/engine/start.js"></script>',

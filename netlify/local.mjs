@@ -12,10 +12,10 @@ import { migrate } from "./database/migrate.mjs";
 import { config as boardConfig } from "./functions/board/board.mjs";
 import { config as friendsConfig } from "./functions/friends/friends.mjs";
 import { createFriendsHandler } from "./functions/friends/handler.mjs";
-import { answeredBy } from "./functions/scores/answer.mjs";
-import { engineLoader } from "./functions/scores/engine.mjs";
-import { createScoresHandler } from "./functions/scores/handler.mjs";
 import { config as postConfig } from "./functions/scores/scores.mjs";
+import { answeredBy } from "./lib/answer.mjs";
+import { engineLoader } from "./scores-api/engine.mjs";
+import { createScoresHandler } from "./scores-api/handler.mjs";
 
 /**
  * A sliding-window limiter with the numbers of a function's `config.rateLimit`: answers the 429 the platform would,

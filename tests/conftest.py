@@ -9,17 +9,10 @@ from pathlib import Path
 import group_times
 import pytest
 
+from harness.browser import CHROMIUM_ARGS
+
 TESTS = Path(__file__).resolve().parent
 DEBIAN_CHROMIUM = "/usr/bin/chromium"
-# V8 compiles Pyodide's 9.6 MB of WebAssembly anew in every fresh context (a test's): lazily, function by
-# function as they are first called, and with the baseline compiler only, a page is ready in about 2/3 of the
-# time (benchmarks/ measure the page with Chromium's defaults).
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--js-flags=--wasm-lazy-compilation --no-wasm-tier-up",
-]
 NO_CHROMIUM = (
     "No Chromium to run the browser tests. Install Debian's (apt-get install -y chromium) or set "
     "EWAR_CHROMIUM to a Chromium executable ('' = Playwright's own, if installed)."

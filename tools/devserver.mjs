@@ -21,8 +21,8 @@ import { pipeline } from "node:stream/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { parseAllHeaders } from "@netlify/headers-parser";
+import { toWebRequest } from "../netlify/web-request.mjs";
 import { DAY_MS, ENDPOINTS } from "../web/common/contract.js";
-import { toWebRequest } from "./web-request.mjs";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const API_PREFIXES = [ENDPOINTS.scores, ENDPOINTS.friends];

@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT)]
 
 TABLE = ROOT / "ewar" / "daily_deals.py"
 PACE = 650
@@ -35,10 +35,9 @@ TUNING_PLAYERS = 1_000_003  # players numbered from here: none of the benchmark'
 
 def tuning_rate(date: str, candidate: int) -> float:
     """The share of ``GAMES`` games of a date's candidate deal that tuning players of 650 ms win."""
-    from players import HumanLikePlayer, play
-
     from ewar import game as game_module
     from ewar.deal import candidate_seed
+    from harness.players import HumanLikePlayer, play
 
     seed = candidate_seed(date, candidate)
     real = game_module.daily_seed

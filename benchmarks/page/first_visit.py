@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 from common import ROOT
-from network_link import emulate_link
+
+from harness.network_link import emulate_link
 
 from .serve import stock_bare_page
 from .stats import median

@@ -3,7 +3,7 @@
 // once; a hidden name's key is refused on every later post (handler.mjs) and its entries are hidden.
 
 import { normalizeName } from "../../web/common/names.js";
-import { nameKey } from "../functions/scores/lookalike.mjs";
+import { nameKey } from "../lib/lookalike.mjs";
 
 // Hides the rows `target` picks (a CTE of (seq)), takes them out of their buckets, and writes one audit row.
 // `first`: a CTE run before, in the same statement.

@@ -14,8 +14,8 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { toWebRequest } from "../../tools/web-request.mjs";
-import { freshDatabase } from "../function/testdb.mjs";
+import { freshDatabase } from "../../harness/testdb.mjs";
+import { toWebRequest } from "../../netlify/web-request.mjs";
 
 const HOST = "127.0.0.1";
 

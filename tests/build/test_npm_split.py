@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from build_module import load_build_module
+from harness.build_module import load_build_module
 
 load_build_module()
 from tools.builder import steps  # noqa: E402
@@ -16,7 +16,6 @@ ROOT = Path(__file__).resolve().parents[2]
 # What the build and `serve` run with the project's Node (the function's tests and the test tools aside).
 SERVING_CODE = [
     ROOT / "tools" / "devserver.mjs",
-    ROOT / "tools" / "web-request.mjs",
     *sorted((ROOT / "tools" / "builder").glob("*.mjs")),
     *sorted(p for p in (ROOT / "netlify").rglob("*.mjs") if not p.name.endswith(".test.mjs")),
 ]
@@ -46,7 +45,7 @@ def test_what_serving_imports_is_in_the_dependencies_not_the_dev_tools():
     } <= imported
     assert imported <= set(manifest["dependencies"]), imported - set(manifest["dependencies"])
     assert "node" in manifest["dependencies"]  # Node 22 runs the build's steps and the dev server
-    # The CDN purge, imported when a deployed function purges (netlify/functions/scores/purge.mjs)
+    # The CDN purge, imported when a deployed function purges (netlify/scores-api/purge.mjs)
     assert "@netlify/functions" in manifest["dependencies"]
     # pg: the functions' pool of one (netlify/database/pool.mjs) imports it, so it is a dependency
     assert {"netlify-cli", "@biomejs/biome"} <= set(manifest["devDependencies"])

@@ -20,12 +20,11 @@ if __package__ in (None, ""):  # run as a script: the checkout's engine and test
         str(Path(__file__).resolve().parents[1]),
     ]
 
-from players import play_simulated_human
-
 from ewar import __version__
 from ewar.errors import GameOverError, NotYourTurnError
 from ewar.game import Game
 from ewar.rng import Rng
+from harness.players import play_simulated_human
 
 DATA = Path(__file__).resolve().parent / "data" / "golden_games.json"
 REGENERATE = "python tests/engine/golden_games.py"

@@ -99,7 +99,7 @@ REPO = Path(__file__).resolve().parents[2]
 def run_python(*args: str, stdin: str | None = None, hashseed: str = "0"):
     """Run this repository's engine in a fresh interpreter (never an installed copy)."""
     env = {
-        "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "tests")]),
+        "PYTHONPATH": str(REPO),
         "PYTHONHASHSEED": hashseed,
         "PATH": os.environ.get("PATH", ""),
         "PYTHONIOENCODING": "utf-8",

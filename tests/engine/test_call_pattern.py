@@ -5,12 +5,12 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from players import play_simulated_human
 
 from ewar.deal import MAX_SEED
 from ewar.errors import IllegalActionError
 from ewar.game import Game
 from ewar.replay import Replay
+from harness.players import play_simulated_human
 
 SPEEDS = st.sampled_from(["slow", "normal", "fast"])
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from players import HumanLikePlayer, play, play_simulated_human
 from support import WEST, make_deal, run_python
 
 from ewar import __version__
 from ewar.bridge import judge_daily
 from ewar.game import Game
 from ewar.replay import Replay
+from harness.players import HumanLikePlayer, play, play_simulated_human
 
 
 def won_game() -> Game:

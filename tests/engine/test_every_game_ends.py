@@ -4,11 +4,10 @@ all finish within the time limit, with all 52 cards on the table after every sin
 This is a fast sample of 300 games; `python benchmarks/engine_every_game_ends.py` plays 10,000.
 """
 
-from players import ExactPlayer, HumanLikePlayer, play
-
+from ewar.cpu import SPEEDS
 from ewar.game import TIME_LIMIT_MS, Game
+from harness.players import mixed_pace_player, play
 
-SPEEDS = ("slow", "normal", "fast")
 SAMPLE = range(300)
 
 
@@ -16,17 +15,12 @@ def all_cards_on_the_table(game: Game) -> None:
     assert game.table.card_count() == 52
 
 
-def player_for(seed: int):
-    """Exact players from 250 to 700 ms and human-like ones from 300 to 900 ms, by turns."""
-    if seed % 2:
-        return ExactPlayer(250 + (seed * 37) % 450, 250)
-    return HumanLikePlayer(300 + (seed * 53) % 600, seed)
-
-
 def test_a_sample_of_seeded_games_all_end_with_52_cards_on_the_table():
     reasons = {}
     for seed in SAMPLE:
-        game = play(Game(seed, speed=SPEEDS[seed % 3]), player_for(seed), all_cards_on_the_table)
+        game = play(
+            Game(seed, speed=SPEEDS[seed % 3]), mixed_pace_player(seed), all_cards_on_the_table
+        )
         assert game.outcome.duration_ms <= TIME_LIMIT_MS
         reasons[game.outcome.reason] = reasons.get(game.outcome.reason, 0) + 1
     assert sum(reasons.values()) == len(SAMPLE)

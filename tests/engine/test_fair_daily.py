@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 
 import pytest
-from players import HumanLikePlayer, play
 
 from ewar import bridge, cpu, daily_deals
 from ewar.deal import (
@@ -21,6 +20,7 @@ from ewar.deal import (
 )
 from ewar.errors import InvalidSeedError
 from ewar.game import Game
+from harness.players import HumanLikePlayer, play
 
 REPO = Path(__file__).resolve().parents[2]
 

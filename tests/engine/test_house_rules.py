@@ -8,7 +8,6 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from players import ExactPlayer, HumanLikePlayer, play
 from support import SOUTH, WEST, cards, events_of, make_deal, make_table, run_until
 
 from ewar import bridge
@@ -20,6 +19,7 @@ from ewar.house_rules import HOUSE_RULES, HouseRules, check_house_rules, ten_val
 from ewar.judge import judge
 from ewar.replay import Replay, verify
 from ewar.watch import Watch
+from harness.players import ExactPlayer, HumanLikePlayer, play
 
 ALL = list(HOUSE_RULES)
 

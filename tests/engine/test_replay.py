@@ -4,13 +4,13 @@ identical game; a tampered or impossible record is refused with its reason."""
 import json
 
 import pytest
-from players import ExactPlayer, play_simulated_human
 
 from ewar import __version__
 from ewar.bridge import verify as bridge_verify
 from ewar.errors import ReplayError
 from ewar.game import TIME_LIMIT_MS, Ending, Game
 from ewar.replay import Replay, verify
+from harness.players import ExactPlayer, play_simulated_human
 
 
 @pytest.fixture(scope="module")

@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from players import HumanLikePlayer, play
 
 from ewar.errors import ReplayError
 from ewar.game import Game
 from ewar.replay import Replay
 from ewar.watch import Watch, watch
+from harness.players import HumanLikePlayer, play
 
 
 def finished_game(seed: int = 11, median_ms: int = 520) -> Game:

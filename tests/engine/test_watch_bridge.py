@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from players import HumanLikePlayer, play
 
 from ewar import bridge
 from ewar.errors import ReplayError
 from ewar.game import Game
 from ewar.replay import Replay
 from ewar.watch import Watch
+from harness.players import HumanLikePlayer, play
 
 
 def finished_record() -> Replay:

@@ -7,9 +7,9 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { engineLoader, loadEngine } from "../../netlify/functions/scores/engine.mjs";
+import { datesAround, newId, pythonReplays, ROOT, startTestApi, testNow } from "../../harness/fixtures.mjs";
+import { engineLoader, loadEngine } from "../../netlify/scores-api/engine.mjs";
 import { enqueue, flush, pending } from "../../web/common/outbox.js";
-import { datesAround, newId, pythonReplays, ROOT, startTestApi, testNow } from "./fixtures.mjs";
 
 const NOW = testNow();
 const { today } = datesAround(NOW);
@@ -19,10 +19,11 @@ const OLD = "3.1.0";
 /** A daily of `date` played on the kept engine `version` (its wheel first on the path) by a human-like player. */
 function playedOn(version, date, play) {
   const wheel = path.join(ROOT, KEPT[version]);
-  const script = path.join(ROOT, "tests", "function", "replays.py");
+  const script = path.join(ROOT, "harness", "replays.py");
   const output = execFileSync(process.env.PYTHON ?? "python3", [script, "--date", date, "--plays", play], {
-    cwd: path.join(ROOT, "tests"),
-    env: { ...process.env, PYTHONPATH: [wheel, path.join(ROOT, "tests")].join(path.delimiter) },
+    cwd: path.join(ROOT, "harness"),
+    // The wheel before the checkout: its ewar is the one imported; the checkout gives the harness's players.
+    env: { ...process.env, PYTHONPATH: [wheel, ROOT].join(path.delimiter) },
     maxBuffer: 64 * 2 ** 20,
     encoding: "utf8",
   });

@@ -1,7 +1,7 @@
 // The name key: names that render alike share a key, in any case and with any marks drawn on them.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { nameKey } from "../../netlify/functions/scores/lookalike.mjs";
+import { nameKey } from "../../netlify/lib/lookalike.mjs";
 import { checkName } from "../../web/common/names.js";
 
 /** The key of a name as the function stores it: its normal form first (names.js). */

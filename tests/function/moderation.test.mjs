@@ -5,8 +5,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { migrations } from "../../netlify/database/migrate.mjs";
-import { personActions } from "./copies.mjs";
+import { personActions } from "../../harness/copies.mjs";
 import {
   datesAround,
   getRequest,
@@ -17,8 +16,9 @@ import {
   standInReplay,
   startTestApi,
   testNow,
-} from "./fixtures.mjs";
-import { freshDatabase } from "./testdb.mjs";
+} from "../../harness/fixtures.mjs";
+import { freshDatabase } from "../../harness/testdb.mjs";
+import { migrations } from "../../netlify/database/migrate.mjs";
 
 const NOW = testNow();
 const DATES = datesAround(NOW);

@@ -1,7 +1,7 @@
 // The name rules (web/common/names.js); the look-alike key is lookalike.test.mjs's.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { OFFENSIVE_LANGUAGES } from "../../netlify/functions/scores/submission.mjs";
+import { OFFENSIVE_LANGUAGES } from "../../netlify/lib/submission.mjs";
 import { checkName, MARKS_MAX, NAME_MAX, normalizeName, plainForm, SHOWING_MIN } from "../../web/common/names.js";
 
 const refusedFor = (raw) => {

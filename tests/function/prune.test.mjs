@@ -4,14 +4,14 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
+import { getRequest, newId, postRequest, standInEngine, standInReplay } from "../../harness/fixtures.mjs";
+import { freshDatabase } from "../../harness/testdb.mjs";
+import { REPLAY_DAYS, ScoreStore } from "../../netlify/database/scores-store.mjs";
 import { BATCH, cutoffs, ENTRY_DAYS, runChores } from "../../netlify/functions/prune/chores.mjs";
 import { createPruneHandler } from "../../netlify/functions/prune/handler.mjs";
 import { config as pruneConfig } from "../../netlify/functions/prune/prune.mjs";
-import { REPLAY_DAYS, ScoreStore } from "../../netlify/functions/scores/store.mjs";
 import { startLocalApi } from "../../netlify/local.mjs";
 import { utcDay } from "../../web/common/contract.js";
-import { getRequest, newId, postRequest, standInEngine, standInReplay } from "./fixtures.mjs";
-import { freshDatabase } from "./testdb.mjs";
 
 const DAY_MS = 86_400_000;
 const NOW = Math.floor(Date.now() / DAY_MS) * DAY_MS + 12 * 3_600_000;

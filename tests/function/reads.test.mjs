@@ -3,10 +3,18 @@
 // replay is cached past its keeping; and a player id removes its entries and places from every board.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { BOARD_CDN_CACHE, replayKeptSeconds } from "../../netlify/functions/scores/handler.mjs";
-import { REPLAY_DAYS, TOP } from "../../netlify/functions/scores/store.mjs";
+import {
+  getRequest,
+  newId,
+  ORIGIN,
+  postRequest,
+  standInEngine,
+  standInReplay,
+  startTestApi,
+} from "../../harness/fixtures.mjs";
+import { REPLAY_DAYS, TOP } from "../../netlify/database/scores-store.mjs";
+import { BOARD_CDN_CACHE, replayKeptSeconds } from "../../netlify/scores-api/handler.mjs";
 import { utcDay } from "../../web/common/contract.js";
-import { getRequest, newId, ORIGIN, postRequest, standInEngine, standInReplay, startTestApi } from "./fixtures.mjs";
 
 const DAY_MS = 86_400_000;
 const NOW = Math.floor(Date.now() / DAY_MS) * DAY_MS + 12 * 3_600_000;

@@ -2,13 +2,13 @@
 // winners_below), against a real PostgreSQL server with the stand-in judge and a clock the tests move.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { newId, ORIGIN, postRequest, standInEngine, standInReplay } from "../../harness/fixtures.mjs";
+import { freshDatabase } from "../../harness/testdb.mjs";
+import { BIN_WIDTH, DISTRIBUTION_BINS, REPLAY_DAYS, ScoreStore } from "../../netlify/database/scores-store.mjs";
 import { config as boardConfig } from "../../netlify/functions/board/board.mjs";
-import { BIN_WIDTH, DISTRIBUTION_BINS, REPLAY_DAYS, ScoreStore } from "../../netlify/functions/scores/store.mjs";
-import { MAX_BODY_BYTES } from "../../netlify/functions/scores/submission.mjs";
+import { MAX_BODY_BYTES } from "../../netlify/lib/submission.mjs";
 import { startLocalApi } from "../../netlify/local.mjs";
 import { utcDay } from "../../web/common/contract.js";
-import { newId, ORIGIN, postRequest, standInEngine, standInReplay } from "./fixtures.mjs";
-import { freshDatabase } from "./testdb.mjs";
 
 const DAY_MS = 86_400_000;
 const START = Math.floor(Date.now() / DAY_MS) * DAY_MS + 12 * 3_600_000;

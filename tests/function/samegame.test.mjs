@@ -5,8 +5,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { compareGames, lookupOf, marksOf } from "../../netlify/functions/scores/samegame.mjs";
-import { copiesOf, personActions } from "./copies.mjs";
+import { copiesOf, personActions } from "../../harness/copies.mjs";
 import {
   assertRefusal,
   datesAround,
@@ -19,7 +18,8 @@ import {
   standInReplay,
   startTestApi,
   testNow,
-} from "./fixtures.mjs";
+} from "../../harness/fixtures.mjs";
+import { compareGames, lookupOf, marksOf } from "../../netlify/scores-api/samegame.mjs";
 
 /** `list` grouped by `key(item)`: a Map of arrays, in first-seen order. */
 function groupBy(list, key) {

@@ -6,12 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { config as boardConfig } from "../../netlify/functions/board/board.mjs";
-import { config as postConfig } from "../../netlify/functions/scores/scores.mjs";
-import { TOP } from "../../netlify/functions/scores/store.mjs";
-import { MAX_BODY_BYTES } from "../../netlify/functions/scores/submission.mjs";
-import { startLocalApi } from "../../netlify/local.mjs";
-import { personActions } from "./copies.mjs";
+import { personActions } from "../../harness/copies.mjs";
 import {
   assertRefusal,
   datesAround,
@@ -26,12 +21,17 @@ import {
   standInReplay,
   startTestApi,
   testNow,
-} from "./fixtures.mjs";
+} from "../../harness/fixtures.mjs";
+import { TOP } from "../../netlify/database/scores-store.mjs";
+import { config as boardConfig } from "../../netlify/functions/board/board.mjs";
+import { config as postConfig } from "../../netlify/functions/scores/scores.mjs";
+import { MAX_BODY_BYTES } from "../../netlify/lib/submission.mjs";
+import { startLocalApi } from "../../netlify/local.mjs";
 
 const NOW = testNow();
 const DAY_START = Math.floor(NOW / 86_400_000) * 86_400_000;
 const DATES = datesAround(NOW);
-// median_ms:seed of human-like players (tests/players.py); each a different daily game of the same deal.
+// median_ms:seed of human-like players (harness/players.py); each a different daily game of the same deal.
 const PLAYS = ["250:1", "300:2", "350:3", "400:4", "450:5"];
 
 let todays;
@@ -560,7 +560,7 @@ describe("store faults answer 503 and lose nothing", () => {
     await assert.rejects(down.opened);
     const answer = await down.handle(getRequest({ date: DATES.today }));
     assert.deepEqual([answer.status, answer.headers.get("retry-after")], [503, "2"]);
-    const handler = (await import("../../netlify/functions/scores/handler.mjs")).createScoresHandler({
+    const handler = (await import("../../netlify/scores-api/handler.mjs")).createScoresHandler({
       database: () => unreachable,
       getEngine: async () => standInEngine(),
     });

@@ -2,21 +2,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { createStorage } from "../../web/js/base/storage.js";
-
-function memory() {
-  const items = new Map();
-  return {
-    getItem: (key) => items.get(key) ?? null,
-    setItem: (key, value) => items.set(key, String(value)),
-    removeItem: (key) => items.delete(key),
-  };
-}
+import { createHistoryStore } from "../../web/js/base/history-store.js";
+import { memoryBackend } from "../../web/js/base/local-store.js";
 
 const WIN = { won: true, score: 1500, stats: null };
 
 test("a first daily under way is no streak yet; finished, it is one day", () => {
-  const storage = createStorage(memory());
+  const storage = createHistoryStore(memoryBackend());
   assert.equal(storage.dayStreak(), 0);
   storage.recordDailyStart("2026-12-01");
   assert.equal(storage.dayStreak(), 0);
@@ -25,7 +17,7 @@ test("a first daily under way is no streak yet; finished, it is one day", () => 
 });
 
 test("the next day's daily under way keeps yesterday's streak until it is finished", () => {
-  const storage = createStorage(memory());
+  const storage = createHistoryStore(memoryBackend());
   storage.recordDailyStart("2026-12-01");
   storage.recordGame(WIN, { dailyDate: "2026-12-01" });
   storage.recordDailyStart("2026-12-02");

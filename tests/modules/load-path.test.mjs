@@ -8,15 +8,7 @@ import { KEPT_RUNS_HEADER, packZeroPages } from "../../web/common/kept-files.js"
 const PAGE = 64 * 1024;
 const BASE = "https://ewar.test/";
 
-// What the page's modules read of the browser: its address, and localStorage (one for the test and the loader).
-const stored = new Map();
-globalThis.window = {
-  localStorage: {
-    getItem: (key) => stored.get(key) ?? null,
-    setItem: (key, value) => stored.set(key, String(value)),
-    removeItem: (key) => stored.delete(key),
-  },
-};
+// What the page's modules read of the browser: its address (the loader's choices are kept in `store`, below).
 globalThis.document = { baseURI: BASE };
 globalThis.location = { search: "" };
 
@@ -58,7 +50,10 @@ function heap(pages) {
 }
 
 const { chooseSnapshot, readLastSnapshot } = await import("../../web/js/engine/load-path.js");
-const { createStorage } = await import("../../web/js/base/storage.js");
+const { createLoaderStore } = await import("../../web/js/engine/loader-store.js");
+const { memoryBackend } = await import("../../web/js/base/local-store.js");
+
+const store = createLoaderStore(memoryBackend()); // the loader's choices, one browser's for the whole file
 
 function buildInfo(file, size) {
   return { snapshot: { file, size, sha256: "0".repeat(64), encoding: "gzip" } };
@@ -67,8 +62,8 @@ function buildInfo(file, size) {
 test("the copy read early is used when it is the snapshot this build names", async () => {
   const bytes = heap(40);
   const { cancelled } = workerCache({ "snapshot-a.bin.gz": bytes });
-  createStorage().rememberSnapshotFile("snapshot-a.bin.gz");
-  const choice = await chooseSnapshot(buildInfo("snapshot-a.bin.gz", bytes.length), readLastSnapshot());
+  store.rememberSnapshotFile("snapshot-a.bin.gz");
+  const choice = await chooseSnapshot(store, buildInfo("snapshot-a.bin.gz", bytes.length), readLastSnapshot(store));
   assert.equal(choice.use, true);
   assert.equal(choice.reason, "snapshot in the service worker's cache");
   assert.deepEqual(await choice.cached.read(buildInfo("snapshot-a.bin.gz", bytes.length).snapshot), bytes);
@@ -78,8 +73,8 @@ test("the copy read early is used when it is the snapshot this build names", asy
 test("after a deploy the old copy's read stops and the new build's own copy is looked for", async () => {
   const old = heap(400);
   const { read, cancelled } = workerCache({ "snapshot-old.bin.gz": old });
-  createStorage().rememberSnapshotFile("snapshot-old.bin.gz");
-  const choice = await chooseSnapshot(buildInfo("snapshot-new.bin.gz", old.length), readLastSnapshot());
+  store.rememberSnapshotFile("snapshot-old.bin.gz");
+  const choice = await chooseSnapshot(store, buildInfo("snapshot-new.bin.gz", old.length), readLastSnapshot(store));
   assert.deepEqual(choice, { use: false, reason: "snapshot not made yet" });
   assert.deepEqual([...cancelled], ["snapshot-old.bin.gz"]);
   await new Promise((resolve) => setTimeout(resolve, 20));
@@ -88,8 +83,8 @@ test("after a deploy the old copy's read stops and the new build's own copy is l
 
 test("a build without a snapshot stops the early read too", async () => {
   const { cancelled } = workerCache({ "snapshot-old.bin.gz": heap(8) });
-  createStorage().rememberSnapshotFile("snapshot-old.bin.gz");
-  const choice = await chooseSnapshot({}, readLastSnapshot());
+  store.rememberSnapshotFile("snapshot-old.bin.gz");
+  const choice = await chooseSnapshot(store, {}, readLastSnapshot(store));
   assert.deepEqual(choice, { use: false, reason: "no snapshot in this build" });
   assert.deepEqual([...cancelled], ["snapshot-old.bin.gz"]);
 });
@@ -125,7 +120,7 @@ test("the snapshot this device made for this build is chosen first, and read bac
   const bytes = heap(24);
   await deviceCache(bytes, "key-now");
   const info = { ...buildInfo("snapshot-a.bin.gz", bytes.length), device_snapshot_key: "key-now" };
-  const choice = await chooseSnapshot(info, Promise.resolve(null), readDeviceSnapshot());
+  const choice = await chooseSnapshot(store, info, Promise.resolve(null), readDeviceSnapshot());
   assert.equal(choice.use, true);
   assert.equal(choice.reason, "snapshot made on this device");
   assert.deepEqual(await choice.device.read(), bytes);
@@ -134,7 +129,7 @@ test("the snapshot this device made for this build is chosen first, and read bac
 test("one made for another build's wheel or runtime is never chosen, and is removed", async () => {
   const deleted = await deviceCache(heap(8), "key-before");
   const info = { ...buildInfo("snapshot-a.bin.gz", 8 * PAGE), device_snapshot_key: "key-now" };
-  const choice = await chooseSnapshot(info, Promise.resolve(null), readDeviceSnapshot());
+  const choice = await chooseSnapshot(store, info, Promise.resolve(null), readDeviceSnapshot());
   assert.deepEqual(choice, { use: false, reason: "snapshot not made yet" });
   await new Promise((resolve) => setTimeout(resolve, 0));
   assert.deepEqual(deleted, [["ewar.device-snapshot", `${BASE}device-snapshot.bin`]]);
@@ -143,7 +138,7 @@ test("one made for another build's wheel or runtime is never chosen, and is remo
 test("a damaged one fails its read, so the loader falls back", async () => {
   await deviceCache(heap(8), "key-now", { damage: true });
   const info = { ...buildInfo("snapshot-a.bin.gz", 8 * PAGE), device_snapshot_key: "key-now" };
-  const choice = await chooseSnapshot(info, Promise.resolve(null), readDeviceSnapshot());
+  const choice = await chooseSnapshot(store, info, Promise.resolve(null), readDeviceSnapshot());
   assert.equal(choice.use, true);
   await assert.rejects(choice.device.read(), /damaged/);
 });

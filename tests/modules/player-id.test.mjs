@@ -1,7 +1,8 @@
-// The device's player id and its joined friends' boards, as storage.js keeps them.
+// The device's player id and its joined friends' boards, as their stores keep them (player-store.js, friends-store.js).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createStorage } from "../../web/js/base/storage.js";
+import { createFriendsStore } from "../../web/js/scores/friends-store.js";
+import { createPlayerStore } from "../../web/js/scores/player-store.js";
 
 function memory() {
   const items = new Map();
@@ -15,26 +16,26 @@ function memory() {
 
 test("the player id is made once, kept, and fits the server's pattern", () => {
   const backend = memory();
-  const first = createStorage(backend).playerId();
+  const first = createPlayerStore(backend).playerId();
   assert.match(first, /^[A-Za-z0-9_-]{32}$/);
-  assert.equal(createStorage(backend).playerId(), first); // a reload: the same id
-  assert.notEqual(createStorage(memory()).playerId(), first); // another device: another id
+  assert.equal(createPlayerStore(backend).playerId(), first); // a reload: the same id
+  assert.notEqual(createPlayerStore(memory()).playerId(), first); // another device: another id
 });
 
 test("a kept id the server would refuse is replaced, not sent", () => {
   const backend = memory();
   backend.setItem("ewar.player", "short<id>");
-  const id = createStorage(backend).playerId();
+  const id = createPlayerStore(backend).playerId();
   assert.match(id, /^[A-Za-z0-9_-]{32}$/);
   assert.equal(backend.getItem("ewar.player"), id);
 });
 
 test("the joined boards are kept as a list; damaged storage reads as none", () => {
   const backend = memory();
-  const storage = createStorage(backend);
+  const storage = createFriendsStore(backend);
   assert.deepEqual(storage.friendsBoards(), []);
   storage.saveFriendsBoards([{ code: "abcdefghijkl", name: "Team" }]);
-  assert.deepEqual(createStorage(backend).friendsBoards(), [{ code: "abcdefghijkl", name: "Team" }]);
+  assert.deepEqual(createFriendsStore(backend).friendsBoards(), [{ code: "abcdefghijkl", name: "Team" }]);
   backend.setItem("ewar.friends", "{not json");
   assert.deepEqual(storage.friendsBoards(), []);
   backend.setItem("ewar.friends", JSON.stringify([{ code: 3 }, { code: "abcdefghijkl", name: "T" }]));

@@ -8,8 +8,9 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from build_module import load_build_module
 from pagedriver import SNAPSHOT_PATH, loaded_page
+
+from harness.build_module import load_build_module
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -22,6 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from harness.browser import PRECACHED as PRECACHED  # noqa: E402 (the tests' wait for a full precache)
+
 # The sizes the issues test at: a phone and a desktop (viewports).
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -30,7 +32,7 @@ FRAME_MS = 17  # one animation frame of test time: the page draws what the last 
 GAME_LIMIT_MS = 3_600_000  # the engine ends every game within an hour of game time
 
 _frozen: WeakSet = WeakSet()  # pages whose clock the test drives
-# An init script for the loader's own setting (web/js/base/storage.js, "ewar.load"): the engine comes from the
+# An init script for the loader's own setting (web/js/engine/loader-store.js, "ewar.load"): the engine comes from the
 # build's memory snapshot, ~2 s here instead of ~6 s through micropip. test_loading_paths.py covers both paths
 # and the choice.
 SNAPSHOT_PATH = "try { localStorage.setItem('ewar.load', 'snapshot'); } catch {}"
@@ -337,9 +339,8 @@ def short_practice_seeds(
     """Practice seeds whose fast-CPU game a quick human finishes soonest, found with the engine's
     own simulated human (a fraction of a second), so that a full game fits in a test's time.
     wrong_slap_first: the human slaps the empty pile at the start, as a test will."""
-    from players import play_simulated_human
-
     from ewar.game import Game
+    from harness.players import play_simulated_human
 
     durations = []
     for seed in candidates:
@@ -369,16 +370,3 @@ def overlaps(a: dict, b: dict) -> bool:
         and a["top"] < b["bottom"] - 1
         and b["top"] < a["bottom"] - 1
     )
-
-
-# Resolves when the page is controlled by a worker whose cache holds the whole build.
-PRECACHED = """
-async () => {
-  await window.ewarOffline.registered;
-  await navigator.serviceWorker.ready;
-  if (!navigator.serviceWorker.controller) {
-    await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }));
-  }
-  return window.ewarOffline.status();
-}
-"""

@@ -15,8 +15,9 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from network_link import emulate_link
 from pagedriver import freeze_time, run_until
+
+from harness.network_link import emulate_link
 
 READY_MS = 120_000
 

@@ -15,7 +15,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from build_module import copy_project
 from pagedriver import (
     PRECACHED,
     SNAPSHOT_PATH,
@@ -23,6 +22,8 @@ from pagedriver import (
     start_from_menu,
     wait_ready,
 )
+
+from harness.build_module import copy_project
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKER_MS = 60_000

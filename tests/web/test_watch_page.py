@@ -29,12 +29,12 @@ from pagedriver import (
     switch_language,
     wait_for,
 )
-from players import HumanLikePlayer, play
 from scores_api import post_daily
 
 from ewar.game import Game
 from ewar.replay import Replay
 from ewar.watch import watch
+from harness.players import HumanLikePlayer, play
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = {"width": 360, "height": 640}

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-FUNCTION_HEADER = "x-ewar-function"  # netlify/functions/scores/answer.mjs
+FUNCTION_HEADER = "x-ewar-function"  # netlify/lib/answer.mjs
 POST_LIMIT = 10  # netlify/functions/scores/scores.mjs, config.rateLimit.windowLimit
 TIMEOUT_S = 60
 SENT = {"posts": 0}  # POSTs to /api/scores in this run: they all count toward the posting limit

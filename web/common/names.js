@@ -1,6 +1,6 @@
 // The daily board's name rules, one module for the page and the scores function: a name's normal form, and why
 // a name is refused. No imports, so the page loads it as it is; look-alikes of other names are the server's job,
-// and so is the offensive-word list (a dependency the server passes in: netlify/functions/scores/submission.mjs).
+// and so is the offensive-word list (a dependency the server passes in: netlify/lib/submission.mjs).
 
 /** At most this many characters (code points) after normalisation. */
 export const NAME_MAX = 20;

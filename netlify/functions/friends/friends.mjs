@@ -1,6 +1,6 @@
 // The friends' boards function: /api/friends (handler.mjs), under a rate limit of its own. Netlify's bundler reads
 // this config as literal code (tests/build/test_netlify_build.py checks the manifest's trafficRules).
-import { answeredBy } from "../scores/answer.mjs";
+import { answeredBy } from "../../lib/answer.mjs";
 import { createFriendsHandler } from "./handler.mjs";
 
 /**

@@ -1,4 +1,5 @@
-// The friends' boards API (friends.mjs): routing, answers, error codes. The boards are Postgres (store.mjs).
+// The friends' boards API (friends.mjs): routing, answers, error codes. The boards are Postgres
+// (database/friends-store.mjs).
 //
 // POST   /api/friends                 {"name", "player"}  → 201 {"code", "name"}: a new board, its creator a member
 // PUT    /api/friends/<code>/members  {"player"}          → 201 {"code", "name", "joined": true} | 200 (already a
@@ -12,11 +13,11 @@
 import { randomBytes } from "node:crypto";
 import { ENDPOINTS, FRIENDS_CODE_PATTERN } from "../../../web/common/contract.js";
 import { checkName } from "../../../web/common/names.js";
+import { BoardFull, FriendsStore, MEMBER_LIMIT } from "../../database/friends-store.mjs";
 import { netlifyDatabase } from "../../database/pool.mjs";
-import { json } from "../scores/answer.mjs";
-import { checkPlayer, playerHash } from "../scores/player.mjs";
-import { checkContentType, checkDate, parseJson, Rejection, readBody } from "../scores/submission.mjs";
-import { BoardFull, FriendsStore, MEMBER_LIMIT } from "./store.mjs";
+import { json } from "../../lib/answer.mjs";
+import { checkPlayer, playerHash } from "../../lib/player.mjs";
+import { checkContentType, checkDate, parseJson, Rejection, readBody } from "../../lib/submission.mjs";
 
 /** A request body here is a name and a player id: 1 KiB is plenty. */
 const MAX_BODY_BYTES = 1024;

@@ -2,8 +2,8 @@
 // deletes or clears at most BATCH rows, so no chore holds locks long or outlasts a scheduled function.
 
 import { DAY_MS, submissionDates } from "../../../web/common/contract.js";
-import { IDLE_DAYS } from "../friends/store.mjs";
-import { REPLAY_DAYS } from "../scores/store.mjs";
+import { IDLE_DAYS } from "../../database/friends-store.mjs";
+import { REPLAY_DAYS } from "../../database/scores-store.mjs";
 
 /** Rows one statement of a chore touches at most. */
 export const BATCH = 1000;

@@ -1,8 +1,8 @@
-// The posting function: POST /api/scores (handler.mjs), under its own rate limit. Netlify's bundler reads this
-// config as literal code, so every value in it is written out here (tests/build/test_netlify_build.py checks the
-// manifest's trafficRules).
-import { answeredBy } from "./answer.mjs";
-import { createScoresHandler } from "./handler.mjs";
+// The posting function: POST /api/scores (netlify/scores-api/handler.mjs), under its own rate limit. Netlify's
+// bundler reads this config as literal code, so every value in it is written out here
+// (tests/build/test_netlify_build.py checks the manifest's trafficRules).
+import { answeredBy } from "../../lib/answer.mjs";
+import { createScoresHandler } from "../../scores-api/handler.mjs";
 
 /**
  * 10 posts in 3 minutes per client IP on this domain: a household posts a few scores a day (a retry or a second

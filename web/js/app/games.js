@@ -12,9 +12,21 @@ const guided = () => ({ speed: tableSettings().speeds[0], lenient: true });
 
 /**
  * bridge: the engine's bridge; actuator: draws the table; result: the result panel; dealLine: the element that
- * names the deal being played; coach: the guided game's coach (table/coach.js), which writes that line then.
+ * names the deal being played; coach: the guided game's coach (table/coach.js), which writes that line then;
+ * settingsStore, historyStore, runningGameStore: the player's settings, what this device played, the game on the
+ * table as saved (base/settings-store.js, base/history-store.js, running-game-store.js).
  */
-export function createGames({ events, storage, bridge, actuator, result, dealLine, coach }) {
+export function createGames({
+  events,
+  settingsStore,
+  historyStore,
+  runningGameStore,
+  bridge,
+  actuator,
+  result,
+  dealLine,
+  coach,
+}) {
   const game = createGame({ bridge, actuator, onOver: finished, onChange: changed });
   let current = null; // {scored, date, dailyPractice, guided} of the game on the table
   let timeline = []; // [game ms, your cards] at each change of your cards: the game's picture when shared
@@ -29,8 +41,8 @@ export function createGames({ events, storage, bridge, actuator, result, dealLin
   function dealFor(options) {
     if (options.mode === "daily") {
       const date = todayUtc();
-      if (!storage.dailyRecord(date)) {
-        storage.recordDailyStart(date);
+      if (!historyStore.dailyRecord(date)) {
+        historyStore.recordDailyStart(date);
         return [
           { mode: "daily", date },
           { scored: true, date },
@@ -54,7 +66,7 @@ export function createGames({ events, storage, bridge, actuator, result, dealLin
         { scored: false, date: null, guided: true },
       ];
     }
-    const settings = storage.settings();
+    const settings = settingsStore.settings();
     const start = {
       mode: "practice",
       seed: options.seed ?? randomSeed(),
@@ -70,7 +82,7 @@ export function createGames({ events, storage, bridge, actuator, result, dealLin
     const [deal, about] = dealFor(options);
     current = about;
     timeline = [];
-    storage.rememberWelcome(); // a first game was dealt: the first visit's welcome has done its job
+    historyStore.rememberWelcome(); // a first game was dealt: the first visit's welcome has done its job
     coach.start(about.guided);
     const view = game.start(deal);
     changed(view);
@@ -85,13 +97,13 @@ export function createGames({ events, storage, bridge, actuator, result, dealLin
    * dropped, and a daily that was not finished may be played again), or null when nothing was saved.
    */
   function restoreSaved() {
-    const saved = storage.runningGame();
+    const saved = runningGameStore.runningGame();
     if (!saved) return null;
     try {
       game.restore(saved.replay, saved.clock);
     } catch (error) {
-      storage.clearRunningGame();
-      if (saved.about?.scored) storage.forgetDailyStart(saved.about.date);
+      runningGameStore.clearRunningGame();
+      if (saved.about?.scored) historyStore.forgetDailyStart(saved.about.date);
       console.warn("the saved game could not be restored", error);
       return {
         failed: String(error?.message ?? error)
@@ -125,15 +137,15 @@ export function createGames({ events, storage, bridge, actuator, result, dealLin
     clearTimeout(saveTimer);
     saveTimer = 0;
     if (!game.isRunning()) return;
-    storage.saveRunningGame({ replay: game.replay(), clock: game.view().clock, about: current, timeline });
+    runningGameStore.saveRunningGame({ replay: game.replay(), clock: game.view().clock, about: current, timeline });
   }
 
   function finished(view, session) {
     clearTimeout(saveTimer);
     saveTimer = 0;
-    storage.clearRunningGame();
+    runningGameStore.clearRunningGame();
     const scored = current.scored;
-    storage.recordGame(view.result, { dailyDate: scored ? current.date : null });
+    historyStore.recordGame(view.result, { dailyDate: scored ? current.date : null });
     const about = { ...current, timeline: [...timeline] };
     result.show(view, about);
     events.setState({ phase: "over", panel: "result" });
@@ -153,7 +165,7 @@ export function createGames({ events, storage, bridge, actuator, result, dealLin
       return;
     }
     game.stop();
-    storage.clearRunningGame();
+    runningGameStore.clearRunningGame();
   }
 
   function drawDealLine(view) {

@@ -3,12 +3,12 @@
 
 import { chooseLanguage, currentLanguage, loadLanguage, requestedLanguage, translatePage } from "../base/i18n.js";
 
-/** picker: the menu's language <select>. */
-export function createLanguage({ events, storage, picker }) {
+/** settingsStore: the player's settings (base/settings-store.js); picker: the menu's language <select>. */
+export function createLanguage({ events, settingsStore, picker }) {
   /** Loads the language to show and translates the page; the page's built-in English stays if that fails. */
   async function start() {
     try {
-      await loadLanguage(chooseLanguage(storage.settings().language));
+      await loadLanguage(chooseLanguage(settingsStore.settings().language));
       translatePage();
     } catch (error) {
       console.warn("catalog not loaded, keeping the page's built-in English", error);
@@ -18,7 +18,7 @@ export function createLanguage({ events, storage, picker }) {
   }
 
   async function switchTo(code) {
-    storage.saveSettings({ language: code });
+    settingsStore.saveSettings({ language: code });
     if (requestedLanguage()) {
       // The picker's choice outlives this visit: ?lang= would otherwise win again on reload.
       const url = new URL(location.href);

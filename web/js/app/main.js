@@ -4,9 +4,11 @@
 import { NAME_MAX } from "../../common/names.js";
 import { nowMs, parseSeed } from "../base/deals.js";
 import { createAppEvents } from "../base/events.js";
+import { createHistoryStore } from "../base/history-store.js";
 import { currentLanguage, missingKeys, setSharedParams, translatePage } from "../base/i18n.js";
+import { pageBackend } from "../base/local-store.js";
 import { ruleNumbers, setRuleNumbers, setTableSettings } from "../base/rule-numbers.js";
-import { createStorage } from "../base/storage.js";
+import { createSettingsStore } from "../base/settings-store.js";
 import { loadEngine } from "../engine/engine-load.js";
 import { startOffline } from "../offline/service-worker.js";
 import { createUpdateBanner } from "../offline/update-banner.js";
@@ -18,7 +20,10 @@ import { showPanels } from "../panels/overlays.js";
 import { createResultPanel } from "../panels/result.js";
 import { pageAddress, share } from "../panels/share.js";
 import { createFriends } from "../scores/friends.js";
+import { createFriendsStore } from "../scores/friends-store.js";
 import { createLeaderboard, watchLocked } from "../scores/leaderboard.js";
+import { createPlayerStore } from "../scores/player-store.js";
+import { createScoreStore } from "../scores/score-store.js";
 import { createActuator } from "../table/actuator.js";
 import { createAnnouncer } from "../table/announcer.js";
 import { createCoach } from "../table/coach.js";
@@ -29,6 +34,7 @@ import { createGames } from "./games.js";
 import { createLanguage } from "./language.js";
 import { startPausing } from "./pause.js";
 import { createPlayFlow } from "./play-flow.js";
+import { createRunningGameStore } from "./running-game-store.js";
 import { exposeToTools } from "./tools.js";
 import { createWatching } from "./watching.js";
 
@@ -36,9 +42,22 @@ const $ = (id) => document.getElementById(id);
 
 async function boot() {
   performance.mark("ewar:app-start"); // every module of the app has arrived and run
-  // The app's state and where it is kept; body[data-state] mirrors the phase for the style sheets and tests.
+  // The app's state; body[data-state] mirrors the phase for the style sheets and tests.
   const events = createAppEvents();
-  const storage = createStorage();
+  // What this device keeps, one store per role, all on one backend (localStorage, or memory where it is blocked).
+  const backend = pageBackend();
+  const settingsStore = createSettingsStore(backend);
+  const historyStore = createHistoryStore(backend);
+  const runningGameStore = createRunningGameStore(backend);
+  const scoreStore = createScoreStore(backend);
+  const playerStore = createPlayerStore(backend);
+  const friendsStore = createFriendsStore(backend);
+  // Forget me, on this device: the player id and everything kept beside it for the boards.
+  const forgetPlayer = () => {
+    for (const store of [playerStore, scoreStore, friendsStore]) store.forget();
+  };
+  // What the boards read and send: the dailies played and sent (your row, a locked Watch) and the player id.
+  const boardStores = { historyStore, scoreStore, playerStore };
   events.on("state", ({ phase }) => {
     document.body.dataset.state = phase;
   });
@@ -47,14 +66,14 @@ async function boot() {
   setSharedParams({ name_max: NAME_MAX });
   fillSeats();
   fillDocDialogs([$("help-dialog"), $("about-dialog")]);
-  await createLanguage({ events, storage, picker: $("language") }).start();
+  await createLanguage({ events, settingsStore, picker: $("language") }).start();
 
   // The loading panel follows the engine's load from now on.
   const loading = createLoadingPanel();
   const engineLoad = loadEngine({ onProgress: loading.showProgress, onPath: loading.showPath });
 
   // The table, the panels over it, the leaderboard and offline play.
-  const sound = createSound(() => storage.settings().sound);
+  const sound = createSound(() => settingsStore.settings().sound);
   const announcer = createAnnouncer($("announcer"));
   const actuator = createActuator({ sound, announcer });
   showPanels({
@@ -70,8 +89,22 @@ async function boot() {
   const confirm = createConfirm({ dialog: $("confirm-dialog"), onToggle: dialogToggled });
   events.on("language", help.relabel);
   const result = createResultPanel({ events });
-  createLeaderboard({ panel: $("leaderboard"), storage, events, ask: confirm.ask }).start();
-  createFriends({ panel: $("friends"), storage, events, shareText: share, base: pageAddress() }).start();
+  createLeaderboard({
+    panel: $("leaderboard"),
+    settingsStore,
+    ...boardStores,
+    forgetPlayer,
+    events,
+    ask: confirm.ask,
+  }).start();
+  createFriends({
+    panel: $("friends"),
+    friendsStore,
+    ...boardStores,
+    events,
+    shareText: share,
+    base: pageAddress(),
+  }).start();
   startOffline({ events, banner: createUpdateBanner({ element: $("update-banner"), events }) });
 
   // The engine.
@@ -93,11 +126,22 @@ async function boot() {
   const dealLine = $("deal-line");
   // Out of cards for a while in the guided game, the coach offers a new one (asked first, as any leave).
   const coach = createCoach({ line: dealLine, onNewDeal: () => flow.choose({ mode: "guided" }) });
-  const games = createGames({ events, storage, bridge: engine.bridge, actuator, result, dealLine, coach });
+  const games = createGames({
+    events,
+    settingsStore,
+    historyStore,
+    runningGameStore,
+    bridge: engine.bridge,
+    actuator,
+    result,
+    dealLine,
+    coach,
+  });
   const flow = createPlayFlow({ events, games, confirm, beforeStart: () => sound.unlock() });
   const menu = createMenu({
     events,
-    storage,
+    settingsStore,
+    historyStore,
     // Start is a user gesture: audio is set up there (~200 ms on first use), not on the game's first flip.
     onStart: flow.choose,
     onResume: flow.resume,
@@ -106,7 +150,7 @@ async function boot() {
     // No rehearsal: a daily's deal is no practice while it can be sent, unless you have played that daily.
     lockedDeal: (seed) => {
       const lock = JSON.parse(engine.bridge.practice_lock(seed, nowMs()));
-      return lock && !storage.dailyRecord(lock.date) ? lock : null;
+      return lock && !historyStore.dailyRecord(lock.date) ? lock : null;
     },
     houseRules: JSON.parse(engine.bridge.house_rule_names()),
   });
@@ -134,7 +178,7 @@ async function boot() {
   const watchRow = (event) => {
     const button = event.target.closest(".lb-watch");
     const board = button?.closest("[data-date]");
-    if (!button || !board || watchLocked(board.dataset.date, storage)) return; // the button says why
+    if (!button || !board || watchLocked(board.dataset.date, boardStores)) return; // the button says why
     const own = Boolean(button.closest("tr.you"));
     watching.watchEntry(board.dataset.date, Number(button.dataset.entry), { own });
   };
@@ -177,7 +221,7 @@ async function boot() {
   });
   const lockedDeal = (seed) => {
     const lock = JSON.parse(engine.bridge.practice_lock(seed, nowMs()));
-    return lock && !storage.dailyRecord(lock.date) ? lock : null;
+    return lock && !historyStore.dailyRecord(lock.date) ? lock : null;
   };
   exposeToTools({ games, watching, announcer, missingKeys, language: currentLanguage, engine, lockedDeal });
 

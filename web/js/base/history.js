@@ -1,6 +1,6 @@
 // The player's history, as rules with no storage: games played and won, the best daily, the quickest slap, and
 // the daily streak (days in a row with a daily started), the last dailies played (for the menu's 30-day chart).
-// storage.js keeps it in localStorage.
+// history-store.js keeps it in localStorage.
 
 import { previousDay } from "./deals.js";
 

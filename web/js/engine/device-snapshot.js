@@ -13,10 +13,8 @@ import {
   KEPT_RUNS_HEADER,
   zeroPagesReader,
 } from "../../common/kept-files.js";
-import { createStorage } from "../base/storage.js";
 import { pageUrl } from "./downloads.js";
 
-const storage = createStorage();
 const MAKER_SCRIPT = "js/snapshot-maker.js";
 
 function deviceUrl() {
@@ -127,11 +125,11 @@ function runMaker(buildInfo) {
 }
 
 /** Why this browser cannot make a snapshot for this build, or null. */
-function reasonNotToMake(buildInfo) {
+function reasonNotToMake(buildInfo, store) {
   if (!buildInfo.device_snapshot_key) return "no device_snapshot_key in build-info";
   if (!navigator.serviceWorker) return "no service worker";
   if (typeof Worker !== "function" || !globalThis.caches) return "no worker or Cache Storage";
-  if (storage.deviceSnapshotFailed() === buildInfo.device_snapshot_key) return "this build's snapshot failed here";
+  if (store.deviceSnapshotFailed() === buildInfo.device_snapshot_key) return "this build's snapshot failed here";
   return null;
 }
 
@@ -140,9 +138,10 @@ function reasonNotToMake(buildInfo) {
  * moment, makes this build's snapshot in a worker for the next visit. Returns whether it will. Marks for tools:
  * "ewar:device-snapshot-planned", then "ewar:device-snapshot-made" (detail: the maker's figures) or
  * "ewar:device-snapshot-failed" (detail.error); "ewar:device-snapshot-not-made" with the reason when it will not.
+ * store: the loader's (loader-store.js).
  */
-export function makeSnapshotForNextVisit(buildInfo, { delayMs = MAKE_DELAY_MS } = {}) {
-  const refused = reasonNotToMake(buildInfo);
+export function makeSnapshotForNextVisit(buildInfo, store, { delayMs = MAKE_DELAY_MS } = {}) {
+  const refused = reasonNotToMake(buildInfo, store);
   if (refused) {
     performance.mark("ewar:device-snapshot-not-made", { detail: { reason: refused } });
     return false;
@@ -163,7 +162,7 @@ export function makeSnapshotForNextVisit(buildInfo, { delayMs = MAKE_DELAY_MS } 
 }
 
 /** A snapshot this device made that did not restore: removed, and not made again for this build. */
-export async function forgetDeviceSnapshot(device, key) {
-  storage.rememberDeviceSnapshotFailure(key);
+export async function forgetDeviceSnapshot(store, device, key) {
+  store.rememberDeviceSnapshotFailure(key);
   await device.remove();
 }

@@ -3,26 +3,24 @@
 // sha256, pyodide_version, engine_version); the loader uses it only when it matches this runtime and this build,
 // and falls back to micropip on any failure.
 
-import { createStorage } from "../base/storage.js";
 import { keptCopy, pageUrl } from "./downloads.js";
 
-const storage = createStorage();
 const LOAD_CHOICES = ["auto", "snapshot", "micropip"];
 
-/** "auto", unless ?load=snapshot|micropip or the stored setting (storage.forcedLoadPath) forces a path. */
-function requestedPath() {
-  const asked = new URLSearchParams(location.search).get("load") ?? storage.forcedLoadPath();
+/** "auto", unless ?load=snapshot|micropip or the stored setting (loader-store.js, forcedLoadPath) forces a path. */
+function requestedPath(store) {
+  const asked = new URLSearchParams(location.search).get("load") ?? store.forcedLoadPath();
   return LOAD_CHOICES.includes(asked) ? asked : "auto";
 }
 
 /**
  * Starts reading the worker's copy of the snapshot this browser loaded last, before build-info.json has said which
  * one this build has: on a repeat visit both reads then overlap. Resolves to {file, kept} (kept: keptCopy's, or
- * null), or null when no snapshot was loaded before or micropip is asked for.
+ * null), or null when no snapshot was loaded before or micropip is asked for. store: the loader's (loader-store.js).
  */
-export function readLastSnapshot() {
-  const file = storage.snapshotFileSeen();
-  if (!file || requestedPath() === "micropip") return Promise.resolve(null);
+export function readLastSnapshot(store) {
+  const file = store.snapshotFileSeen();
+  if (!file || requestedPath(store) === "micropip") return Promise.resolve(null);
   return keptCopy(pageUrl(file)).then((kept) => ({ file, kept }));
 }
 
@@ -36,11 +34,16 @@ export function readLastSnapshot() {
  * - else micropip, never downloading a snapshot: a first visit stays under 5 MB on every link
  *   (docs/performance.md), and the page then makes this device's own snapshot for the next visit
  *   (device-snapshot.js, makeSnapshotForNextVisit).
- * ?load=snapshot forces the build's snapshot, ?load=micropip the plain path.
+ * ?load=snapshot forces the build's snapshot, ?load=micropip the plain path. store: the loader's (loader-store.js).
  */
-export async function chooseSnapshot(buildInfo, early = Promise.resolve(null), ownEarly = Promise.resolve(null)) {
+export async function chooseSnapshot(
+  store,
+  buildInfo,
+  early = Promise.resolve(null),
+  ownEarly = Promise.resolve(null),
+) {
   const [last, own] = await Promise.all([early, ownEarly]);
-  const asked = requestedPath();
+  const asked = requestedPath(store);
   const ownUsable = own !== null && asked === "auto" && Boolean(buildInfo.device_snapshot_key);
   if (ownUsable && own.key === buildInfo.device_snapshot_key) {
     last?.kept?.discard();
@@ -51,16 +54,16 @@ export async function chooseSnapshot(buildInfo, early = Promise.resolve(null), o
       own.remove(); // another build's: never of use again
     else own.discard();
   }
-  const choice = await choose(buildInfo.snapshot, last);
+  const choice = await choose(store, buildInfo.snapshot, last);
   // The copy read early is an older build's (the first visit after a deploy), or not wanted: its 12-31 MB
   // would only compete with this load.
   if (last?.kept && choice.cached !== last.kept) last.kept.discard();
   return choice;
 }
 
-async function choose(snapshot, last) {
+async function choose(store, snapshot, last) {
   if (!snapshot?.file) return { use: false, reason: "no snapshot in this build" };
-  const asked = requestedPath();
+  const asked = requestedPath(store);
   if (asked === "micropip") return { use: false, reason: "micropip asked for" };
   if (snapshot.encoding === "gzip" && typeof DecompressionStream !== "function") {
     return { use: false, reason: "no DecompressionStream in this browser" };
@@ -68,11 +71,11 @@ async function choose(snapshot, last) {
   const cached = last?.file === snapshot.file ? last.kept : await keptCopy(pageUrl(snapshot.file));
   if (asked === "snapshot") return { use: true, cached, reason: "snapshot asked for" };
   if (cached) return { use: true, cached, reason: "snapshot in the service worker's cache" };
-  if (storage.snapshotSeen() === snapshot.sha256) return { use: true, cached, reason: "snapshot loaded before" };
+  if (store.snapshotSeen() === snapshot.sha256) return { use: true, cached, reason: "snapshot loaded before" };
   return { use: false, reason: "snapshot not made yet" };
 }
 
 /** Whether a path is forced (?load= or the stored setting): such a visit makes no snapshot for the next. */
-export function pathForced() {
-  return requestedPath() !== "auto";
+export function pathForced(store) {
+  return requestedPath(store) !== "auto";
 }

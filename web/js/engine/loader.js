@@ -5,14 +5,11 @@
 // (after_restore, after_install).
 
 import { installWithMicropip, restoreEngine, runtimeOf } from "../../common/host.js";
-import { createStorage } from "../base/storage.js";
 import { forgetDeviceSnapshot, makeSnapshotForNextVisit, readDeviceSnapshot } from "./device-snapshot.js";
 import { fetchBytes, fetchJson, LoadError, pageUrl, snapshotBytes } from "./downloads.js";
 import { publishEngineLoad } from "./engine-load.js";
 import { chooseSnapshot, pathForced, readLastSnapshot } from "./load-path.js";
 import { PATH_SHARES, PHASES, progressReporter, watchRuntimeFiles } from "./progress.js";
-
-const storage = createStorage();
 
 function checkBrowser() {
   const ok =
@@ -25,7 +22,7 @@ function checkBrowser() {
 
 /** The snapshot's bytes, the versions it was made for, and where it comes from ("device": made by this device, read
  * from its Cache Storage; "build": the build's file, from the worker's cache or the network). */
-function snapshotSource(buildInfo, choice, report, signal) {
+function snapshotSource(buildInfo, store, choice, report, signal) {
   if (choice.device) {
     const pyodideVersion = buildInfo.pyodide_version;
     return { origin: "device", bytes: choice.device.read(), pyodideVersion, engineVersion: buildInfo.engine_version };
@@ -43,16 +40,16 @@ function snapshotSource(buildInfo, choice, report, signal) {
     bytes,
     pyodideVersion: snapshot.pyodide_version,
     engineVersion: snapshot.engine_version,
-    remember: () => storage.rememberSnapshot(snapshot.sha256, snapshot.file),
+    remember: () => store.rememberSnapshot(snapshot.sha256, snapshot.file),
   };
 }
 
 /** Resolves to the same shape as loadWithMicropip (plus origin), or to {failed: reason, origin} to fall back. */
-async function loadFromSnapshot(buildInfo, report, choice, { pyodideModule, createPyodideModule }) {
+async function loadFromSnapshot(buildInfo, store, report, choice, { pyodideModule, createPyodideModule }) {
   const aborter = new AbortController();
   report("runtime", 0);
   report("engine", 0);
-  const source = snapshotSource(buildInfo, choice, report, aborter.signal);
+  const source = snapshotSource(buildInfo, store, choice, report, aborter.signal);
   const bytes = source.bytes.then((ready) => {
     performance.mark("ewar:snapshot-read");
     report("engine", 0.75);
@@ -184,7 +181,7 @@ function markReady(engine) {
   return engine;
 }
 
-async function load(onProgress, onPath) {
+async function load(store, onProgress, onPath) {
   performance.mark("ewar:load-start");
   checkBrowser();
   // Both paths need Pyodide's runtime, whose evaluation takes a while: it starts beside build-info's fetch and
@@ -192,30 +189,31 @@ async function load(onProgress, onPath) {
   const runtime = { pyodideModule: importPyodide(), createPyodideModule: loadClassicRuntime() };
   for (const part of Object.values(runtime)) part.catch(() => {}); // awaited by either path, which reports a failure
   // A repeat visit's 12-31 MB read (the snapshot this device made, or the build's kept one), beside build-info's.
-  const ownSnapshot = pathForced() ? Promise.resolve(null) : readDeviceSnapshot();
-  const lastSnapshot = readLastSnapshot();
+  const ownSnapshot = pathForced(store) ? Promise.resolve(null) : readDeviceSnapshot();
+  const lastSnapshot = readLastSnapshot(store);
   const buildInfo = await fetchJson("build-info.json");
-  const choice = await chooseSnapshot(buildInfo, lastSnapshot, ownSnapshot);
+  const choice = await chooseSnapshot(store, buildInfo, lastSnapshot, ownSnapshot);
   let reason = choice.reason;
   performance.mark("ewar:load-path-chosen", { detail: { snapshot: choice.use, reason } });
   if (choice.use) {
     onPath("snapshot", Object.keys(PATH_SHARES.snapshot));
     const report = progressReporter(onProgress, PATH_SHARES.snapshot);
-    const fast = await loadFromSnapshot(buildInfo, report, choice, runtime);
+    const fast = await loadFromSnapshot(buildInfo, store, report, choice, runtime);
     if (!fast.failed) return markReady({ ...fast, reason });
     console.warn(`ewar: memory snapshot not used (${fast.failed}); loading with micropip`);
     reason = `snapshot failed: ${fast.failed}`;
     // One this device made and cannot restore is removed, and not made again for this build.
-    if (choice.device) await forgetDeviceSnapshot(choice.device, buildInfo.device_snapshot_key);
+    if (choice.device) await forgetDeviceSnapshot(store, choice.device, buildInfo.device_snapshot_key);
   }
   onPath("micropip", PHASES);
   const engine = await loadWithMicropip(buildInfo, progressReporter(onProgress, PATH_SHARES.micropip), runtime);
-  if (!pathForced() && !choice.device) makeSnapshotForNextVisit(buildInfo);
+  if (!pathForced(store) && !choice.device) makeSnapshotForNextVisit(buildInfo, store);
   return markReady({ ...engine, reason });
 }
 
 /** Starts loading the engine unless it has started already (the page's first script does: engine/start.js);
- * returns the load's promise. The app joins it with engine-load.js's loadEngine. */
-export function startEngineLoad() {
-  return publishEngineLoad(load);
+ * returns the load's promise. The app joins it with engine-load.js's loadEngine. store: the loader's choices
+ * (loader-store.js), made by the script's root. */
+export function startEngineLoad(store) {
+  return publishEngineLoad((onProgress, onPath) => load(store, onProgress, onPath));
 }

@@ -9,14 +9,16 @@ import { drawHistory } from "../scores/chart-view.js";
 const TICK_MS = 1000;
 
 /**
- * events: the app's emitter (the menu is shown while its state's panel is "menu"). onStart(choice) when the
- * player deals; onResume() to go back to the game; onGiveUp() to give it up; onSoundChange(on); lockedDeal(seed):
+ * events: the app's emitter (the menu is shown while its state's panel is "menu"); settingsStore, historyStore: the
+ * player's settings and what this device played (base/settings-store.js, base/history-store.js). onStart(choice)
+ * when the player deals; onResume() to go back to the game; onGiveUp() to give it up; onSoundChange(on); lockedDeal(seed):
  * {date, opens_at} when that deal is a daily still open for the leaderboard (no rehearsal), else null. houseRules:
  * the engine's names of the house rules practice may add (a switch each, in that order).
  */
 export function createMenu({
   events,
-  storage,
+  settingsStore,
+  historyStore,
   onStart,
   onResume,
   onGiveUp,
@@ -53,12 +55,12 @@ export function createMenu({
    */
   function sensibleMode() {
     if (running) return running.scored || running.dailyPractice ? "daily" : "practice";
-    if (!storage.welcomed()) return "practice";
-    return storage.dailyRecord(todayUtc()) ? "practice" : "daily";
+    if (!historyStore.welcomed()) return "practice";
+    return historyStore.dailyRecord(todayUtc()) ? "practice" : "daily";
   }
 
   function describe() {
-    const record = storage.dailyRecord(todayUtc());
+    const record = historyStore.dailyRecord(todayUtc());
     let text = "";
     if (mode === "daily" && running?.scored) {
       text = t("menu.dailyRunning");
@@ -71,13 +73,13 @@ export function createMenu({
       text = t("menu.dealLocked", { date: formatDate(lock.date), time: formatCountdown(lock.opens_at - nowMs()) });
     }
     note.textContent = text;
-    const h = storage.history();
+    const h = historyStore.history();
     const none = t("history.none");
     $("history-line").textContent = t(h.bestReaction === null ? "history.line" : "history.lineReaction", {
       played: h.played,
       won: h.won,
       best: h.bestDaily === null ? none : formatNumber(h.bestDaily),
-      streak: storage.dayStreak(),
+      streak: historyStore.dayStreak(),
       reaction: h.bestReaction,
     });
     drawHistory($("history-chart"), h.dailies ?? [], todayUtc());
@@ -85,7 +87,7 @@ export function createMenu({
   }
 
   function drawCountdown() {
-    const played = storage.dailyRecord(todayUtc())?.finished;
+    const played = historyStore.dailyRecord(todayUtc())?.finished;
     countdown.textContent = t(played ? "countdown.played" : "countdown.next", {
       time: formatCountdown(msToNextDaily()),
     });
@@ -114,7 +116,7 @@ export function createMenu({
   }
 
   function drawPaused() {
-    $("welcome").hidden = Boolean(running) || storage.welcomed();
+    $("welcome").hidden = Boolean(running) || historyStore.welcomed();
     $("menu-title").textContent = t(running ? "menu.titlePaused" : "menu.title");
     $("menu-paused").hidden = !running;
     $("give-up").textContent = t(running?.scored ? "menu.giveUpDaily" : "menu.giveUp");
@@ -155,7 +157,7 @@ export function createMenu({
     selectMode("practice");
   }
 
-  const settings = storage.settings();
+  const settings = settingsStore.settings();
   speed.value = settings.speed;
   lenient.checked = Boolean(settings.lenient);
   const savedRules = Array.isArray(settings.houseRules) ? settings.houseRules : [];
@@ -164,13 +166,13 @@ export function createMenu({
   selectMode(sensibleMode());
 
   for (const button of modeButtons) button.addEventListener("click", () => selectMode(button.dataset.mode));
-  speed.addEventListener("change", () => storage.saveSettings({ speed: speed.value }));
-  lenient.addEventListener("change", () => storage.saveSettings({ lenient: lenient.checked }));
+  speed.addEventListener("change", () => settingsStore.saveSettings({ speed: speed.value }));
+  lenient.addEventListener("change", () => settingsStore.saveSettings({ lenient: lenient.checked }));
   for (const input of houseSwitches) {
-    input.addEventListener("change", () => storage.saveSettings({ houseRules: chosenHouseRules() }));
+    input.addEventListener("change", () => settingsStore.saveSettings({ houseRules: chosenHouseRules() }));
   }
   sound.addEventListener("change", () => {
-    storage.saveSettings({ sound: sound.checked });
+    settingsStore.saveSettings({ sound: sound.checked });
     onSoundChange(sound.checked);
   });
   deal.addEventListener("input", () => describe());

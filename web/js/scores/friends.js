@@ -39,11 +39,12 @@ async function send(method, url, payload) {
 }
 
 /**
- * panel: the menu's #friends element; storage: the page's storage (player id, joined boards); events: the
+ * panel: the menu's #friends element; friendsStore (the boards joined), playerStore (the player id), scoreStore and
+ * historyStore (your own row, a locked Watch): the page's stores; events: the
  * app's emitter (language, settled scores); shareText(text): the page's share-or-copy (panels/share.js), which
  * resolves to "shared", "copied", "cancelled" or "failed"; base: the page's address without a query.
  */
-export function createFriends({ panel, storage, events, shareText, base }) {
+export function createFriends({ panel, friendsStore, playerStore, scoreStore, historyStore, events, shareText, base }) {
   let selected = null; // the code of the board shown
   let day = 0; // 0: today, 1: yesterday
   let shown = { code: null, date: null, board: null, failed: false };
@@ -138,7 +139,7 @@ export function createFriends({ panel, storage, events, shareText, base }) {
   // ---- Drawing
 
   function drawList() {
-    const boards = storage.friendsBoards();
+    const boards = friendsStore.friendsBoards();
     none.hidden = boards.length > 0;
     list.replaceChildren(
       ...boards.map((board) => {
@@ -156,7 +157,7 @@ export function createFriends({ panel, storage, events, shareText, base }) {
   }
 
   function drawBoard() {
-    const board = storage.friendsBoards().find((b) => b.code === selected);
+    const board = friendsStore.friendsBoards().find((b) => b.code === selected);
     boardPart.hidden = !board;
     if (!board) return;
     boardTitle.textContent = board.name;
@@ -169,8 +170,9 @@ export function createFriends({ panel, storage, events, shareText, base }) {
     const entries = current?.board?.entries ?? [];
     // As the daily board: your row marked, won or lost, and Watch (main.js opens it from the row's day).
     const date = dates()[day];
-    const own = storage.scoreRecords(dates())[date] ?? null;
-    const locked = watchLocked(current?.board?.date ?? date, storage); // today's games only after your daily
+    const own = scoreStore.scoreRecords(dates())[date] ?? null;
+    // Today's games only after your daily.
+    const locked = watchLocked(current?.board?.date ?? date, { historyStore, scoreStore });
     body.replaceChildren(
       ...entries.map((entry) => boardRow(entry, { you: isOwnEntry(entry, own), locked, testids: FRIENDS_TESTIDS })),
     );
@@ -235,14 +237,14 @@ export function createFriends({ panel, storage, events, shareText, base }) {
     }
     error.textContent = "";
     create.disabled = true;
-    const answer = await send("POST", ENDPOINTS.friends, { name: checked.name, player: storage.playerId() });
+    const answer = await send("POST", ENDPOINTS.friends, { name: checked.name, player: playerStore.playerId() });
     create.disabled = false;
     if (!answer.ok) {
       error.textContent = t(refusalKey(answer)); // role=alert: said as it is shown
       error.scrollIntoView({ block: "nearest" });
       return;
     }
-    storage.saveFriendsBoards(afterJoin(storage.friendsBoards(), answer.body));
+    friendsStore.saveFriendsBoards(afterJoin(friendsStore.friendsBoards(), answer.body));
     nameInput.value = "";
     say(t("friends.created", { name: answer.body.name }), "created");
     select(answer.body.code);
@@ -250,13 +252,13 @@ export function createFriends({ panel, storage, events, shareText, base }) {
 
   async function join(code) {
     say(t("friends.joining"), "busy");
-    const answer = await send("PUT", friendsPath(code, true), { player: storage.playerId() });
+    const answer = await send("PUT", friendsPath(code, true), { player: playerStore.playerId() });
     if (!answer.ok) {
       say(t(refusalKey(answer)), "refused");
       bringIntoView(status, events);
       return;
     }
-    storage.saveFriendsBoards(afterJoin(storage.friendsBoards(), answer.body));
+    friendsStore.saveFriendsBoards(afterJoin(friendsStore.friendsBoards(), answer.body));
     say(t(answer.body.joined ? "friends.joined" : "friends.already", { name: answer.body.name }), "joined");
     revealBoard = true; // again once its rows are drawn: they come after the words
     select(code);
@@ -264,21 +266,21 @@ export function createFriends({ panel, storage, events, shareText, base }) {
   }
 
   async function leave(board) {
-    const answer = await send("DELETE", friendsPath(board.code, true), { player: storage.playerId() });
+    const answer = await send("DELETE", friendsPath(board.code, true), { player: playerStore.playerId() });
     // not_found: this device is no member there any more (or the board is gone): off the list all the same.
     if (!answer.ok && answer.body?.error !== "not_found") {
       say(t(refusalKey(answer)), "refused");
       return;
     }
-    storage.saveFriendsBoards(afterLeave(storage.friendsBoards(), board.code));
-    if (selected === board.code) selected = storage.friendsBoards()[0]?.code ?? null;
+    friendsStore.saveFriendsBoards(afterLeave(friendsStore.friendsBoards(), board.code));
+    if (selected === board.code) selected = friendsStore.friendsBoards()[0]?.code ?? null;
     say(t("friends.left", { name: board.name }), "left");
     render();
     loadBoard();
   }
 
   async function shareLink() {
-    const board = storage.friendsBoards().find((b) => b.code === selected);
+    const board = friendsStore.friendsBoards().find((b) => b.code === selected);
     if (!board) return;
     const address = friendsLink(base, board.code);
     const outcome = await shareText(t("friends.shareText", { name: board.name, link: address }));
@@ -296,7 +298,7 @@ export function createFriends({ panel, storage, events, shareText, base }) {
   function start(search = location.search) {
     panel.hidden = false;
     labels();
-    selected = storage.friendsBoards()[0]?.code ?? null;
+    selected = friendsStore.friendsBoards()[0]?.code ?? null;
     create.addEventListener("click", createBoard);
     nameInput.addEventListener("keydown", (event) => {
       if (event.key !== "Enter") return;

@@ -29,8 +29,8 @@ const REFRESH_MS = 5_000;
  * Whether a board day's games may not be watched yet: today's daily, before this device has played it (its start
  * counts, and so does a score of that day kept for the board). Once the day is over, or played, they are open.
  */
-export function watchLocked(date, storage) {
-  return date === todayUtc() && !storage.dailyRecord(date) && !storage.scoreRecords([date])[date];
+export function watchLocked(date, { historyStore, scoreStore }) {
+  return date === todayUtc() && !historyStore.dailyRecord(date) && !scoreStore.scoreRecords([date])[date];
 }
 
 /** The name as it is stored and shown, or null when the board's rule (names.js, the server's too) refuses it. */
@@ -57,16 +57,27 @@ async function requestBackgroundSync() {
   }
 }
 
-/** Forget me's route (netlify/functions/scores/handler.mjs): DELETE with the device's player id. */
+/** Forget me's route (netlify/scores-api/handler.mjs): DELETE with the device's player id. */
 export const FORGET_ENDPOINT = ENDPOINTS.player;
 
 /**
- * panel: the menu's #leaderboard element; storage: the page's storage; events: the app's emitter (the panel
+ * panel: the menu's #leaderboard element; settingsStore (the nickname), historyStore (the daily played),
+ * scoreStore (records, boards seen), playerStore (the player id): the page's stores; forgetPlayer(): forget me on
+ * this device (every key tied to the player id); events: the app's emitter (the panel
  * follows the menu and the result, hears the language, finished dailies and scores settled elsewhere; it emits
  * "play-past-daily" {date} when the player asks to play an earlier day's daily again); ask: the page's
  * confirmation ({title, text, stay, leave}) → Promise<boolean> (true: go ahead).
  */
-export function createLeaderboard({ panel, storage, events, ask }) {
+export function createLeaderboard({
+  panel,
+  settingsStore,
+  historyStore,
+  scoreStore,
+  playerStore,
+  forgetPlayer,
+  events,
+  ask,
+}) {
   const home = { parent: panel.parentElement, next: panel.nextSibling };
   let day = 0; // 0: today, 1: yesterday, 2: the earlier day picked
   let earlier = null; // an earlier day (YYYY-MM-DD) whose board the player picked, or null
@@ -87,7 +98,7 @@ export function createLeaderboard({ panel, storage, events, ask }) {
     onForget: forgetMe,
     onPickEarlier: pickEarlier,
     onPlayPast: () => events.emit("play-past-daily", { date: dates()[2] }),
-    watchLocked: (date) => watchLocked(date, storage),
+    watchLocked: (date) => watchLocked(date, { historyStore, scoreStore }),
   });
 
   /** Today and yesterday (the days open for scores), and the earlier day picked, if any. */
@@ -96,13 +107,13 @@ export function createLeaderboard({ panel, storage, events, ask }) {
     const open = [today, previousDay(today)];
     return earlier && earlier < open[1] ? [...open, earlier] : open;
   };
-  const nickname = () => storage.settings().nickname ?? "";
+  const nickname = () => settingsStore.settings().nickname ?? "";
 
   // ---- Records: one per daily date (records.js: draft -> queued -> sent or refused)
 
-  const records = () => storage.scoreRecords(dates());
+  const records = () => scoreStore.scoreRecords(dates());
   const recordFor = (date) => records()[date] ?? null;
-  const saveRecord = (rec) => storage.saveScoreRecord(rec, dates());
+  const saveRecord = (rec) => scoreStore.saveScoreRecord(rec, dates());
 
   /** The newest result waiting for a name: never sent, or refused for its name. */
   function awaitingName() {
@@ -126,7 +137,7 @@ export function createLeaderboard({ panel, storage, events, ask }) {
   // ---- Sending
 
   async function queue(draft, name) {
-    const rec = recordAfter(draft, { type: "queue", name, at: Date.now(), player: storage.playerId() });
+    const rec = recordAfter(draft, { type: "queue", name, at: Date.now(), player: playerStore.playerId() });
     saveRecord(rec);
     await enqueue(submissionOf(rec));
     requestBackgroundSync();
@@ -190,7 +201,7 @@ export function createLeaderboard({ panel, storage, events, ask }) {
       return false;
     }
     view.setNameError(null);
-    storage.saveSettings({ nickname: name });
+    settingsStore.saveSettings({ nickname: name });
     view.setName(name, { force: true });
     const rec = awaitingName();
     if (!rec) {
@@ -241,11 +252,11 @@ export function createLeaderboard({ panel, storage, events, ask }) {
     let seenAt = Date.now();
     let { board } = answer;
     if (answer.offline || answer.failed) {
-      const kept = storage.keptBoard(date);
+      const kept = scoreStore.keptBoard(date);
       board = kept?.board ?? null;
       seenAt = kept?.seenAt ?? null;
     } else {
-      storage.keepBoard(date, board, seenAt, dates());
+      scoreStore.keepBoard(date, board, seenAt, dates());
     }
     if (dates()[day] !== date) {
       // The player switched days meanwhile (that day's board is asked for already), or the UTC day turned under
@@ -299,7 +310,7 @@ export function createLeaderboard({ panel, storage, events, ask }) {
       const response = await fetch(FORGET_ENDPOINT, {
         method: "DELETE",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ player: storage.playerId() }),
+        body: JSON.stringify({ player: playerStore.playerId() }),
         cache: "no-store",
       });
       if (response.ok) answer = await response.json();
@@ -312,7 +323,7 @@ export function createLeaderboard({ panel, storage, events, ask }) {
       render();
       return;
     }
-    storage.forgetPlayer();
+    forgetPlayer();
     shown = { date: null, board: null, offline: false, failed: false, seenAt: null };
     notice = t("forget.done", { count: answer.entries });
     panel.dataset.forgotten = "true";
@@ -335,7 +346,7 @@ export function createLeaderboard({ panel, storage, events, ask }) {
     return statusOf({
       rec,
       waiting: awaitingName(),
-      canPlay: date === dates()[0] && !storage.dailyRecord(date),
+      canPlay: date === dates()[0] && !historyStore.dailyRecord(date),
       you: sameDay ? (shown.board?.you ?? null) : null,
       total: sameDay ? (shown.board?.total ?? null) : null,
       sending,

@@ -1,6 +1,6 @@
 // The judge's verdict as the API answers it: every refusal of the Python judge (ewar/judge.py) is a 422 under
 // the judge's own code; an acceptance gives the facts the board keeps. No rule is checked here.
-import { Rejection } from "./submission.mjs";
+import { Rejection } from "../lib/submission.mjs";
 
 const CODE_PATTERN = /^[a-z][a-z_]{0,39}$/;
 

@@ -7,8 +7,8 @@ import {
   RECORD_FIELDS,
   submissionDates,
   utcDay,
-} from "../../../web/common/contract.js";
-import { checkName, plainForm } from "../../../web/common/names.js";
+} from "../../web/common/contract.js";
+import { checkName, plainForm } from "../../web/common/names.js";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 /**

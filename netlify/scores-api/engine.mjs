@@ -5,7 +5,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import v8 from "node:v8";
-import { loadEngineFromWheel, restoreEngine } from "../../../web/common/host.js";
+import { loadEngineFromWheel, restoreEngine } from "../../web/common/host.js";
 
 /** The snapshot fingerprint format this loader reads (contract D: build/function/engine.snapshot.json). */
 export const SNAPSHOT_FORMAT = 1;
@@ -18,7 +18,7 @@ function rootCandidates(explicit) {
     process.env.EWAR_ROOT,
     process.env.LAMBDA_TASK_ROOT,
     process.cwd(),
-    path.resolve(HERE, "../../.."),
+    path.resolve(HERE, "../.."),
   ];
   return [...new Set(roots.filter(Boolean).map((root) => path.resolve(root)))];
 }

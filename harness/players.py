@@ -254,6 +254,13 @@ class ForeknowledgeBot:
         self.slap_at = self.flip_at = None
 
 
+def mixed_pace_player(seed: int):
+    """Exact players from 250 to 700 ms and human-like ones from 300 to 900 ms, by turns of the seed."""
+    if seed % 2:
+        return ExactPlayer(250 + (seed * 37) % 450, 250)
+    return HumanLikePlayer(300 + (seed * 53) % 600, seed)
+
+
 def play(game: Game, player, after_each: Callable[[Game], None] | None = None) -> Game:
     """Play ``game`` to its end with ``player`` in the South seat; ``after_each(game)`` runs
     after every action and every happening (for checks)."""

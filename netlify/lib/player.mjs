@@ -1,6 +1,6 @@
 // A device's player id (the page makes it at random): its check, and the only form the database keeps, its SHA-256.
 import { createHash } from "node:crypto";
-import { ID_PATTERN } from "../../../web/common/contract.js";
+import { ID_PATTERN } from "../../web/common/contract.js";
 import { Rejection } from "./submission.mjs";
 
 /** The checked player id, or a Rejection(400, "invalid_player"). */

@@ -4,7 +4,7 @@
 // `db` is anything with query(text, params) → { rows }: a pg Pool (production, tests, benchmarks) or PGlite
 // (python build.py serve). Counts come back cast to int and seq as text, so both drivers answer alike.
 import { deflateRawSync, inflateRawSync } from "node:zlib";
-import { TOP } from "../../../web/common/contract.js";
+import { TOP } from "../../web/common/contract.js";
 
 /** Rows a board view lists (the contract's). */
 export { TOP };

@@ -1,4 +1,5 @@
-// node:http IncomingMessage -> WHATWG Request (body streamed), for the dev server and the local scores API.
+// node:http IncomingMessage -> WHATWG Request (body streamed), for the dev server (tools/devserver.mjs) and the
+// local functions (local.mjs, the tests' API).
 import { Readable } from "node:stream";
 
 export function toWebRequest(req, origin) {

@@ -1,6 +1,6 @@
 // Friends' boards in Postgres: create, join, leave, read (idle ones are deleted by ../prune/chores.mjs). The tables and their constraints are
 // netlify/database/migrations/0002_friends.sql; players arrive here already hashed (32 bytes of SHA-256).
-import { TOP } from "../../../web/common/contract.js";
+import { TOP } from "../../web/common/contract.js";
 
 /** Members a board may have: the migration's check on friend_boards.members says the same. */
 export const MEMBER_LIMIT = 50;

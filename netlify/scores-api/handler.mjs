@@ -1,5 +1,6 @@
-// The daily-scores API behind both functions (POST: scores.mjs; GET: ../board/board.mjs): routing, answers,
-// error codes. The board is Postgres (store.mjs); the judge is the engine (engine.mjs).
+// The daily-scores API behind both functions (POST: functions/scores/scores.mjs; GET: functions/board/board.mjs):
+// routing, answers, error codes. The board is Postgres (database/scores-store.mjs); the judge is the engine
+// (engine.mjs).
 //
 // POST /api/scores   application/json, at most 64 KiB:
 //   {"id": "<16-64 of A-Za-z0-9_->", "name": "<nickname>", "date": "YYYY-MM-DD", "score": <int>,
@@ -22,22 +23,19 @@
 //   the player leaves every friends' board; the CDN's copies of those boards and replays are purged.
 // GET /api/scores/replay?date=YYYY-MM-DD&entry=<entry number>
 //   200 {"date", "entry", "name", "score", "won", "duration_ms", "replay": <the record>}, cached long (an entry
-//   never changes); 404 not_found: no such entry; 410 replay_gone: kept no more (store.mjs REPLAY_DAYS).
+//   never changes); 404 not_found: no such entry; 410 replay_gone: kept no more (scores-store.mjs REPLAY_DAYS).
 // Every win ranks above every loss. Errors: {"error": CODE, "message": TEXT} (a name's refusal adds its "reason");
 // one game, one entry by its timing (samegame.mjs: 409 duplicate_record); one entry per player id a day (409
 // player_entered); nothing is stored on a 4xx; a 503
 // (with Retry-After) stored nothing. docs/scores.md has every code.
 import { createHash } from "node:crypto";
-import { DAY_MS, ENDPOINTS, TOP, utcDay } from "../../../web/common/contract.js";
-import { netlifyDatabase } from "../../database/pool.mjs";
-import { FriendsStore } from "../friends/store.mjs";
-import { json } from "./answer.mjs";
-import { engineLoader } from "./engine.mjs";
-import { nameKey } from "./lookalike.mjs";
-import { checkPlayer, playerHash } from "./player.mjs";
-import { cdnPurger } from "./purge.mjs";
-import { CANDIDATES, copiedAmong, lookupOf, marksOf, playerActions } from "./samegame.mjs";
-import { ClaimTaken, REPLAY_DAYS, ScoreStore } from "./store.mjs";
+import { DAY_MS, ENDPOINTS, TOP, utcDay } from "../../web/common/contract.js";
+import { FriendsStore } from "../database/friends-store.mjs";
+import { netlifyDatabase } from "../database/pool.mjs";
+import { ClaimTaken, REPLAY_DAYS, ScoreStore } from "../database/scores-store.mjs";
+import { json } from "../lib/answer.mjs";
+import { nameKey } from "../lib/lookalike.mjs";
+import { checkPlayer, playerHash } from "../lib/player.mjs";
 import {
   canonicalJson,
   checkBoardDate,
@@ -48,7 +46,10 @@ import {
   parseJson,
   Rejection,
   readBody,
-} from "./submission.mjs";
+} from "../lib/submission.mjs";
+import { engineLoader } from "./engine.mjs";
+import { cdnPurger } from "./purge.mjs";
+import { CANDIDATES, copiedAmong, lookupOf, marksOf, playerActions } from "./samegame.mjs";
 import { factsOf } from "./verdict.mjs";
 
 /** A forget-me body is one player id: 1 KiB is plenty. */
@@ -198,7 +199,7 @@ export function createScoresHandler({
     }
     if (!outcome.created) return repeatAnswer(outcome.existing, submission, replaySha);
     // A near-copy stored between the look and the insert (concurrent posts): the later entry is taken back. Entries
-    // are stored one at a time (store.mjs), so every entry below this seq is visible now.
+    // are stored one at a time (scores-store.mjs), so every entry below this seq is visible now.
     const meanwhile = await store.nearCopies(submission.date, lookup, {
       ...near,
       after: before.newest,

@@ -1,0 +1,23 @@
+"""The browser as the tests (and the benchmarks that compare with them) start and wait on it."""
+
+# V8 compiles Pyodide's 9.6 MB of WebAssembly anew in every fresh context (a test's): lazily, function by
+# function as they are first called, and with the baseline compiler only, a page is ready in about 2/3 of the
+# time (benchmarks/ measure the page with Chromium's defaults).
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--js-flags=--wasm-lazy-compilation --no-wasm-tier-up",
+]
+
+# Resolves when the page is controlled by a worker whose cache holds the whole build.
+PRECACHED = """
+async () => {
+  await window.ewarOffline.registered;
+  await navigator.serviceWorker.ready;
+  if (!navigator.serviceWorker.controller) {
+    await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }));
+  }
+  return window.ewarOffline.status();
+}
+"""
