@@ -21,6 +21,7 @@ import { pipeline } from "node:stream/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { parseAllHeaders } from "@netlify/headers-parser";
+import { createClock } from "../web/common/clock.js";
 import { toWebRequest } from "./web-request.mjs";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -217,8 +218,9 @@ async function loadApi(options) {
     return null;
   }
   const { startLocalApi } = await import(pathToFileURL(options.apiModule).href);
-  const now = options.clockAheadMs ? () => Date.now() + options.clockAheadMs : undefined;
-  return startLocalApi({ dataDir: options.dataDir, rateLimit: options.rateLimit, now });
+  const ahead = options.clockAheadMs ?? 0;
+  const clock = createClock({ read: () => Date.now() + ahead });
+  return startLocalApi({ dataDir: options.dataDir, rateLimit: options.rateLimit, clock });
 }
 
 function isApiPath(rawPath) {

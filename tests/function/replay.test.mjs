@@ -21,7 +21,7 @@ before(async () => {
   api = await startLocalApi({
     database: database.pool,
     getEngine: async () => standInEngine(),
-    now: () => clock.ms,
+    clock: { now: () => clock.ms },
     rateLimit: false,
   });
 });
@@ -51,7 +51,7 @@ async function withFreshStandIn(body) {
   const fresh = await startLocalApi({
     database: day.pool,
     getEngine: async () => standInEngine(),
-    now: () => clock.ms,
+    clock: { now: () => clock.ms },
   });
   try {
     await body(fresh);

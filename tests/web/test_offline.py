@@ -20,6 +20,7 @@ from pagedriver import (
     PRECACHED,
     SNAPSHOT_PATH,
     lose_by_wrong_slaps,
+    on_test_time,
     start_from_menu,
     wait_ready,
 )
@@ -152,6 +153,7 @@ def visited(browser, server_url: str) -> Iterator[tuple[object, object]]:
     bytes)."""
     context = browser.new_context(base_url=server_url, bypass_csp=True)
     context.add_init_script(fake_connection(saveData=True, effectiveType="4g", downlink=10))
+    on_test_time(context)  # its games play on test time
     try:
         page = context.new_page()
         page.goto("/")
@@ -658,6 +660,7 @@ def test_a_first_visit_costs_at_most_5_mb_and_the_daily_then_plays_offline(
 ):
     # A player's context: the loader's own choice of path (nothing forced), the worker allowed.
     context = browser.new_context(base_url=cdn.url, service_workers="allow", bypass_csp=True)
+    on_test_time(context)  # its daily plays on test time
     try:
         page = context.new_page()
         page.goto("/")

@@ -1,5 +1,6 @@
 // The reading function: GET /api/scores (the day's board, ../scores/handler.mjs), GET /api/scores/rank (the caller's
 // own row), DELETE /api/scores/player (forget me) and GET /api/scores/replay (an entry's replay), and the 405 of every other method but POST, under a rate limit of its own. The config is literal code (Netlify's bundler reads it so).
+import { systemClock } from "../../../web/common/clock.js";
 import { answeredBy } from "../scores/answer.mjs";
 import { createScoresHandler } from "../scores/handler.mjs";
 
@@ -10,6 +11,7 @@ export const config = {
   rateLimit: { windowLimit: 120, windowSize: 60, aggregateBy: ["ip", "domain"] },
 };
 
-const handler = createScoresHandler();
+// The function's one wall clock, made here and handed in.
+const handler = createScoresHandler({ clock: systemClock() });
 
 export default async (request) => answeredBy("board", await handler(request));

@@ -1,5 +1,6 @@
 // The board's retention (docs/scores.md, "What is kept, and for how long"), as chores in batches: each statement
 // deletes or clears at most BATCH rows, so no chore holds locks long or outlasts a scheduled function.
+import { addDays } from "../../../web/common/clock.js";
 import { IDLE_DAYS } from "../friends/store.mjs";
 import { REPLAY_DAYS } from "../scores/store.mjs";
 import { dateWindow } from "../scores/submission.mjs";
@@ -32,7 +33,7 @@ const CHORES = {
 /** The cutoff of each chore at `nowMs`: rows before it go. */
 export function cutoffs(nowMs) {
   const window = dateWindow(nowMs);
-  const day = (days) => new Date(Date.parse(`${window[0]}T00:00:00Z`) - days * DAY_MS).toISOString().slice(0, 10);
+  const day = (days) => addDays(window[0], -days);
   return {
     replays: day(REPLAY_DAYS),
     players: window.at(-1),

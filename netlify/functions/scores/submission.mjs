@@ -1,6 +1,7 @@
 // The score submission envelope: body reading, field checks, the name rules (web/common/names.js), the UTC
 // date window.
 import naughtyWords from "naughty-words";
+import { utcDay } from "../../../web/common/clock.js";
 import { checkName, plainForm } from "../../../web/common/names.js";
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -109,12 +110,10 @@ export function parseDate(text) {
   if (!match) return null;
   const [year, month, day] = match.slice(1).map(Number);
   const time = Date.UTC(year, month - 1, day);
-  return new Date(time).toISOString().slice(0, 10) === text ? text : null;
+  return utcDay(time) === text ? text : null;
 }
 
-export function utcDay(timeMs) {
-  return new Date(timeMs).toISOString().slice(0, 10);
-}
+export { utcDay };
 
 /** Today's and yesterday's UTC dates at nowMs. */
 export function dateWindow(nowMs) {

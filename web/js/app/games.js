@@ -2,7 +2,7 @@
 // keeps the one on the table saved after every change so a reload brings it back, pauses and resumes it, lets the
 // player give it up, and ends each: records it, shows its result and tells the app ("game-finished").
 
-import { randomSeed, todayUtc } from "../base/deals.js";
+import { randomSeed } from "../base/deals.js";
 import { formatDate, t } from "../base/i18n.js";
 import { createGame } from "../table/game.js";
 
@@ -11,9 +11,10 @@ const GUIDED = Object.freeze({ speed: "slow", lenient: true });
 
 /**
  * bridge: the engine's bridge; actuator: draws the table; result: the result panel; dealLine: the element that
- * names the deal being played; coach: the guided game's coach (table/coach.js), which writes that line then.
+ * names the deal being played; coach: the guided game's coach (table/coach.js), which writes that line then;
+ * clock: the page's wall clock (web/common/clock.js), whose UTC day names the daily.
  */
-export function createGames({ events, storage, bridge, actuator, result, dealLine, coach }) {
+export function createGames({ events, storage, clock, bridge, actuator, result, dealLine, coach }) {
   const game = createGame({ bridge, actuator, onOver: finished, onChange: changed });
   let current = null; // {scored, date, dailyPractice, guided} of the game on the table
   let timeline = []; // [game ms, your cards] at each change of your cards: the game's picture when shared
@@ -27,7 +28,7 @@ export function createGames({ events, storage, bridge, actuator, result, dealLin
    */
   function dealFor(options) {
     if (options.mode === "daily") {
-      const date = todayUtc();
+      const date = clock.today();
       if (!storage.dailyRecord(date)) {
         storage.recordDailyStart(date);
         return [

@@ -1,7 +1,9 @@
 // The page's entry module: makes each part, joins them through the app's events, loads the engine (whose load
 // engine/start.js began with the page) and opens the menu.
 
-import { nowMs, parseSeed } from "../base/deals.js";
+import { systemClock } from "../../common/clock.js";
+import { watchDayTurns } from "../base/day-turns.js";
+import { parseSeed } from "../base/deals.js";
 import { createAppEvents } from "../base/events.js";
 import { currentLanguage, missingKeys } from "../base/i18n.js";
 import { setRuleNumbers } from "../base/rule-numbers.js";
@@ -16,6 +18,7 @@ import { createMenu } from "../panels/menu.js";
 import { showPanels } from "../panels/overlays.js";
 import { createResultPanel } from "../panels/result.js";
 import { pageAddress, share } from "../panels/share.js";
+import { createBoardApi } from "../scores/board-api.js";
 import { createFriends } from "../scores/friends.js";
 import { createLeaderboard, watchLocked } from "../scores/leaderboard.js";
 import { createActuator } from "../table/actuator.js";
@@ -41,6 +44,10 @@ async function boot() {
   events.on("state", ({ phase }) => {
     document.body.dataset.state = phase;
   });
+  // The page's one wall clock (the server's time once an answer told it), and the UTC day's turn heard by all.
+  const clock = systemClock({ offsetMs: storage.serverOffset(), keepOffset: storage.keepServerOffset });
+  watchDayTurns({ clock, onTurn: (turn) => events.emit("day-turned", turn) });
+  const boardApi = createBoardApi({ clock });
 
   // The seats, then the words: every part draws in the chosen language.
   fillSeats();
@@ -67,9 +74,17 @@ async function boot() {
   const help = createHelp({ helpDialog: $("help-dialog"), aboutDialog: $("about-dialog"), onToggle: dialogToggled });
   const confirm = createConfirm({ dialog: $("confirm-dialog"), onToggle: dialogToggled });
   events.on("language", help.relabel);
-  const result = createResultPanel({ events });
-  createLeaderboard({ panel: $("leaderboard"), storage, events, ask: confirm.ask }).start();
-  createFriends({ panel: $("friends"), storage, events, shareText: share, base: pageAddress() }).start();
+  const result = createResultPanel({ events, clock });
+  createLeaderboard({ panel: $("leaderboard"), storage, events, ask: confirm.ask, clock, api: boardApi }).start();
+  createFriends({
+    panel: $("friends"),
+    storage,
+    events,
+    shareText: share,
+    base: pageAddress(),
+    clock,
+    api: boardApi,
+  }).start();
   startOffline({ events, banner: createUpdateBanner({ element: $("update-banner"), events }) });
 
   // The engine.
@@ -83,30 +98,33 @@ async function boot() {
   }
   setRuleNumbers(engine.bridge.rule_numbers());
 
+  // No rehearsal: a daily's deal is no practice while it can be sent, unless you have played that daily.
+  const lockedDeal = (seed) => {
+    const lock = JSON.parse(engine.bridge.practice_lock(seed, clock.now()));
+    return lock && !storage.dailyRecord(lock.date) ? lock : null;
+  };
+
   // Games, the menu that starts them, the pause, and the keys and taps that play them.
   const dealLine = $("deal-line");
   // Out of cards for a while in the guided game, the coach offers a new one (asked first, as any leave).
   const coach = createCoach({ line: dealLine, onNewDeal: () => flow.choose({ mode: "guided" }) });
-  const games = createGames({ events, storage, bridge: engine.bridge, actuator, result, dealLine, coach });
+  const games = createGames({ events, storage, clock, bridge: engine.bridge, actuator, result, dealLine, coach });
   const flow = createPlayFlow({ events, games, confirm, beforeStart: () => sound.unlock() });
   const menu = createMenu({
     events,
     storage,
+    clock,
     // Start is a user gesture: audio is set up there (~200 ms on first use), not on the game's first flip.
     onStart: flow.choose,
     onResume: flow.resume,
     onGiveUp: flow.giveUp,
     onSoundChange: (on) => on && sound.unlock(),
-    // No rehearsal: a daily's deal is no practice while it can be sent, unless you have played that daily.
-    lockedDeal: (seed) => {
-      const lock = JSON.parse(engine.bridge.practice_lock(seed, nowMs()));
-      return lock && !storage.dailyRecord(lock.date) ? lock : null;
-    },
+    lockedDeal,
     houseRules: JSON.parse(engine.bridge.house_rule_names()),
   });
   // An earlier day's board offers its daily again, as practice, once it can no longer be sent (the engine says).
   events.on("play-past-daily", ({ date }) => {
-    const open = JSON.parse(engine.bridge.practice_lock(engine.bridge.daily_seed(date), nowMs()));
+    const open = JSON.parse(engine.bridge.practice_lock(engine.bridge.daily_seed(date), clock.now()));
     if (open === null) flow.choose({ mode: "pastDaily", date });
   });
   const openMenu = () => menu.open({ running: games.current() });
@@ -128,7 +146,7 @@ async function boot() {
   const watchRow = (event) => {
     const button = event.target.closest(".lb-watch");
     const board = button?.closest("[data-date]");
-    if (!button || !board || watchLocked(board.dataset.date, storage)) return; // the button says why
+    if (!button || !board || watchLocked(board.dataset.date, storage, clock.today())) return; // the button says why
     const own = Boolean(button.closest("tr.you"));
     watching.watchEntry(board.dataset.date, Number(button.dataset.entry), { own });
   };
@@ -169,10 +187,6 @@ async function boot() {
     events.setState({ phase: "ready" });
     openMenu();
   });
-  const lockedDeal = (seed) => {
-    const lock = JSON.parse(engine.bridge.practice_lock(seed, nowMs()));
-    return lock && !storage.dailyRecord(lock.date) ? lock : null;
-  };
   exposeToTools({ games, watching, announcer, missingKeys, language: currentLanguage, engine, lockedDeal });
 
   // Ready: the game saved before a reload comes back, paused under the menu; else the menu opens, on the deal of

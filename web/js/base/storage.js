@@ -11,10 +11,11 @@ const KEY_LOAD_PATH = "ewar.load"; // "snapshot" | "micropip" | "auto": forces t
 const KEY_SNAPSHOT_SEEN = "ewar.snapshotLoaded"; // sha256 of the last memory snapshot this browser loaded
 const KEY_SNAPSHOT_FILE = "ewar.snapshotFile"; // its file: read as a load starts
 const KEY_DEVICE_SNAPSHOT_FAILED = "ewar.deviceSnapshotFailed"; // the device_snapshot_key whose snapshot failed here
-const KEY_RUNNING = "ewar.game"; // the game on the table: {replay, clock, about, timeline, savedAt}
+const KEY_RUNNING = "ewar.game"; // the game on the table: {replay, clock, about, timeline}
 const KEY_WELCOMED = "ewar.welcomed"; // set once the first visit's welcome was shown
 const KEY_PLAYER = "ewar.player"; // this device's random player id, sent with its dailies (friends' boards)
 const KEY_FRIENDS = "ewar.friends"; // the friends' boards this device joined: [{code, name}]
+const KEY_SERVER_OFFSET = "ewar.serverOffsetMs"; // how far the server's clock is ahead of this device's (ms)
 const PLAYER_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
 export const DEFAULT_SETTINGS = Object.freeze({
@@ -106,9 +107,9 @@ export function createStorage(backend = sharedBackend()) {
     writeJson(backend, KEY_HISTORY, afterDailyStart(history(), date));
   }
 
-  /** Days in a row with a daily played (history.js, shownStreak). */
-  function dayStreak() {
-    return shownStreak(history());
+  /** Days in a row with a daily played, as of `today` (history.js, shownStreak). */
+  function dayStreak(today) {
+    return shownStreak(history(), today);
   }
 
   /** A started daily that could not be restored (its record no longer plays): the day's attempt is given back. */
@@ -150,14 +151,14 @@ export function createStorage(backend = sharedBackend()) {
     return readText(backend, KEY_LOAD_PATH);
   }
 
-  /** The game on the table as last saved ({replay, clock, about, timeline, savedAt}), or null. */
+  /** The game on the table as last saved ({replay, clock, about, timeline}), or null. */
   function runningGame() {
     const saved = readJson(backend, KEY_RUNNING, {});
     return typeof saved.replay === "string" && Number.isInteger(saved.clock) ? saved : null;
   }
 
   function saveRunningGame(game) {
-    writeJson(backend, KEY_RUNNING, { ...game, savedAt: Date.now() });
+    writeJson(backend, KEY_RUNNING, game);
   }
 
   function clearRunningGame() {
@@ -206,6 +207,12 @@ export function createStorage(backend = sharedBackend()) {
     }
   }
 
+  /** The server's clock minus this device's, as last learnt (web/common/clock.js); 0 until heard. */
+  const serverOffset = () => {
+    const kept = Number(readText(backend, KEY_SERVER_OFFSET));
+    return Number.isFinite(kept) ? kept : 0;
+  };
+  const keepServerOffset = (ms) => writeText(backend, KEY_SERVER_OFFSET, String(ms));
   const snapshotSeen = () => readText(backend, KEY_SNAPSHOT_SEEN);
   const snapshotFileSeen = () => readText(backend, KEY_SNAPSHOT_FILE);
   const rememberSnapshotFile = (file) => writeText(backend, KEY_SNAPSHOT_FILE, file);
@@ -245,6 +252,8 @@ export function createStorage(backend = sharedBackend()) {
     rememberSnapshot,
     deviceSnapshotFailed,
     rememberDeviceSnapshotFailure,
+    serverOffset,
+    keepServerOffset,
   };
 }
 

@@ -2,11 +2,10 @@
 // link, join the board a link names (?friends=<code>) on this device, leave one, and see each board's ranking
 // for today or yesterday. What is decided lives in friends-state.js; the API is /api/friends (docs/scores.md).
 
+import { previousDay } from "../../common/clock.js";
 import { checkName } from "../../common/names.js";
-import { previousDay, todayUtc } from "../base/deals.js";
 import { bringIntoView, element } from "../base/dom.js";
 import { formatDayMonth, t } from "../base/i18n.js";
-import { fetchBoard } from "./board-api.js";
 import { afterJoin, afterLeave, friendsLink, isOwnEntry, linkRequest, refusalKey } from "./friends-state.js";
 import { watchLocked } from "./leaderboard.js";
 import { boardRow } from "./leaderboard-view.js";
@@ -15,35 +14,13 @@ const ENDPOINT = "/api/friends";
 const REFRESH_MS = 5_000; // a board fetched this recently is not asked for again when the menu opens
 const FRIENDS_TESTIDS = Object.freeze({ row: "friends-row", you: "friends-row", watch: "friends-watch" });
 
-/** One write to the API: {ok, status, body} as answered, or {offline: true} when nothing answered. */
-async function send(method, url, payload) {
-  let response;
-  try {
-    response = await fetch(url, {
-      method,
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(payload),
-      cache: "no-store",
-      credentials: "same-origin",
-    });
-  } catch {
-    return { ok: false, offline: true, status: 0, body: null };
-  }
-  let body = null;
-  try {
-    body = await response.json();
-  } catch {
-    // Not JSON: the status says enough.
-  }
-  return { ok: response.ok, offline: false, status: response.status, body };
-}
-
 /**
  * panel: the menu's #friends element; storage: the page's storage (player id, joined boards); events: the
  * app's emitter (language, settled scores); shareText(text): the page's share-or-copy (panels/share.js), which
- * resolves to "shared", "copied", "cancelled" or "failed"; base: the page's address without a query.
+ * resolves to "shared", "copied", "cancelled" or "failed"; base: the page's address without a query; clock: the
+ * page's wall clock (web/common/clock.js); api: the boards' API (board-api.js). The tabs follow the day's turn.
  */
-export function createFriends({ panel, storage, events, shareText, base }) {
+export function createFriends({ panel, storage, events, shareText, base, clock, api }) {
   let selected = null; // the code of the board shown
   let day = 0; // 0: today, 1: yesterday
   let shown = { code: null, date: null, board: null, failed: false };
@@ -52,7 +29,7 @@ export function createFriends({ panel, storage, events, shareText, base }) {
   let revealBoard = false; // a board just joined: brought into view once its rows are drawn
 
   const dates = () => {
-    const today = todayUtc();
+    const today = clock.today();
     return [today, previousDay(today)];
   };
 
@@ -170,7 +147,7 @@ export function createFriends({ panel, storage, events, shareText, base }) {
     // As the daily board: your row marked, won or lost, and Watch (main.js opens it from the row's day).
     const date = dates()[day];
     const own = storage.scoreRecords(dates())[date] ?? null;
-    const locked = watchLocked(current?.board?.date ?? date, storage); // today's games only after your daily
+    const locked = watchLocked(current?.board?.date ?? date, storage, clock.today()); // today's games only after your daily
     body.replaceChildren(
       ...entries.map((entry) => boardRow(entry, { you: isOwnEntry(entry, own), locked, testids: FRIENDS_TESTIDS })),
     );
@@ -209,10 +186,10 @@ export function createFriends({ panel, storage, events, shareText, base }) {
   }
 
   async function askBoard(code, date, url) {
-    const answer = await fetchBoard(url);
+    const answer = await api.fetchBoard(url);
     if (selected !== code || dates()[day] !== date) return; // switched meanwhile
     shown = { code, date, board: answer.board, failed: !answer.board };
-    shownAt = Date.now();
+    shownAt = clock.now();
     drawBoard();
     if (revealBoard) {
       revealBoard = false;
@@ -235,7 +212,7 @@ export function createFriends({ panel, storage, events, shareText, base }) {
     }
     error.textContent = "";
     create.disabled = true;
-    const answer = await send("POST", ENDPOINT, { name: checked.name, player: storage.playerId() });
+    const answer = await api.send("POST", ENDPOINT, { name: checked.name, player: storage.playerId() });
     create.disabled = false;
     if (!answer.ok) {
       error.textContent = t(refusalKey(answer)); // role=alert: said as it is shown
@@ -250,7 +227,7 @@ export function createFriends({ panel, storage, events, shareText, base }) {
 
   async function join(code) {
     say(t("friends.joining"), "busy");
-    const answer = await send("PUT", `${ENDPOINT}/${code}/members`, { player: storage.playerId() });
+    const answer = await api.send("PUT", `${ENDPOINT}/${code}/members`, { player: storage.playerId() });
     if (!answer.ok) {
       say(t(refusalKey(answer)), "refused");
       bringIntoView(status, events);
@@ -264,7 +241,7 @@ export function createFriends({ panel, storage, events, shareText, base }) {
   }
 
   async function leave(board) {
-    const answer = await send("DELETE", `${ENDPOINT}/${board.code}/members`, { player: storage.playerId() });
+    const answer = await api.send("DELETE", `${ENDPOINT}/${board.code}/members`, { player: storage.playerId() });
     // not_found: this device is no member there any more (or the board is gone): off the list all the same.
     if (!answer.ok && answer.body?.error !== "not_found") {
       say(t(refusalKey(answer)), "refused");
@@ -319,6 +296,11 @@ export function createFriends({ panel, storage, events, shareText, base }) {
       render();
     });
     events.on("leaderboard-changed", () => loadBoard({ fresh: true }));
+    // A new UTC day under the open page: the tabs name the new days and the board shown is the tab's new day.
+    events.on("day-turned", () => {
+      drawBoard();
+      loadBoard();
+    });
     // Forget me took this device off every friends' board: its list is gone with it.
     events.on("player-forgotten", () => {
       selected = null;
@@ -326,7 +308,7 @@ export function createFriends({ panel, storage, events, shareText, base }) {
     });
     events.on("state", ({ panel: shownPanel, previous }) => {
       // Back in the menu: fresh ranks, unless the board shown was fetched just now (the page's load joins a link).
-      const age = Date.now() - shownAt;
+      const age = clock.now() - shownAt;
       const stale = age > REFRESH_MS || age < 0 || shown.code !== selected || shown.date !== dates()[day];
       if (shownPanel === "menu" && previous?.panel !== "menu" && stale) loadBoard();
     });

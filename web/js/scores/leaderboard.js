@@ -4,12 +4,11 @@
 // Each daily result gets one submission id, made here and stored with it: every retry sends the same id,
 // so the server keeps one entry per game whatever happens to the network.
 
+import { previousDay } from "../../common/clock.js";
 import { checkName } from "../../common/names.js";
 import { answerFor, ENDPOINT, enqueue, flush, pending, SYNC_TAG } from "../../common/outbox.js";
 import { retryDelay } from "../../common/retry-policy.js";
-import { previousDay, todayUtc } from "../base/deals.js";
 import { formatDate, t } from "../base/i18n.js";
-import { fetchDailyBoard } from "./board-api.js";
 import { linkRequest } from "./friends-state.js";
 import { createLeaderboardView } from "./leaderboard-view.js";
 import {
@@ -27,9 +26,10 @@ const REFRESH_MS = 5_000;
 /**
  * Whether a board day's games may not be watched yet: today's daily, before this device has played it (its start
  * counts, and so does a score of that day kept for the board). Once the day is over, or played, they are open.
+ * today: the UTC date now (the page's clock).
  */
-export function watchLocked(date, storage) {
-  return date === todayUtc() && !storage.dailyRecord(date) && !storage.scoreRecords([date])[date];
+export function watchLocked(date, storage, today) {
+  return date === today && !storage.dailyRecord(date) && !storage.scoreRecords([date])[date];
 }
 
 /** The name as it is stored and shown, or null when the board's rule (names.js, the server's too) refuses it. */
@@ -63,9 +63,10 @@ export const FORGET_ENDPOINT = `${ENDPOINT}/player`;
  * panel: the menu's #leaderboard element; storage: the page's storage; events: the app's emitter (the panel
  * follows the menu and the result, hears the language, finished dailies and scores settled elsewhere; it emits
  * "play-past-daily" {date} when the player asks to play an earlier day's daily again); ask: the page's
- * confirmation ({title, text, stay, leave}) → Promise<boolean> (true: go ahead).
+ * confirmation ({title, text, stay, leave}) → Promise<boolean> (true: go ahead); clock: the page's wall clock
+ * (web/common/clock.js); api: the boards' API (board-api.js). The tabs follow the day's turn ("day-turned").
  */
-export function createLeaderboard({ panel, storage, events, ask }) {
+export function createLeaderboard({ panel, storage, events, ask, clock, api }) {
   const home = { parent: panel.parentElement, next: panel.nextSibling };
   let day = 0; // 0: today, 1: yesterday, 2: the earlier day picked
   let earlier = null; // an earlier day (YYYY-MM-DD) whose board the player picked, or null
@@ -86,12 +87,12 @@ export function createLeaderboard({ panel, storage, events, ask }) {
     onForget: forgetMe,
     onPickEarlier: pickEarlier,
     onPlayPast: () => events.emit("play-past-daily", { date: dates()[2] }),
-    watchLocked: (date) => watchLocked(date, storage),
+    watchLocked: (date) => watchLocked(date, storage, clock.today()),
   });
 
   /** Today and yesterday (the days open for scores), and the earlier day picked, if any. */
   const dates = () => {
-    const today = todayUtc();
+    const today = clock.today();
     const open = [today, previousDay(today)];
     return earlier && earlier < open[1] ? [...open, earlier] : open;
   };
@@ -117,7 +118,7 @@ export function createLeaderboard({ panel, storage, events, ask }) {
       if (answer && answer.answeredAt >= (rec.queuedAt ?? 0)) {
         saveRecord(recordAfter(rec, { type: "answer", answer }));
       } else if (!answer && rec.replay) {
-        await enqueue(submissionOf(rec)); // lost from the outbox (cleared storage, a crash): same id again
+        await enqueue(submissionOf(rec), { clock }); // lost from the outbox (cleared storage, a crash): same id again
       }
     }
   }
@@ -125,9 +126,9 @@ export function createLeaderboard({ panel, storage, events, ask }) {
   // ---- Sending
 
   async function queue(draft, name) {
-    const rec = recordAfter(draft, { type: "queue", name, at: Date.now(), player: storage.playerId() });
+    const rec = recordAfter(draft, { type: "queue", name, at: clock.now(), player: storage.playerId() });
     saveRecord(rec);
-    await enqueue(submissionOf(rec));
+    await enqueue(submissionOf(rec), { clock });
     requestBackgroundSync();
     await sendNow();
   }
@@ -136,7 +137,7 @@ export function createLeaderboard({ panel, storage, events, ask }) {
   function scheduleRetry(retryAt = null) {
     clearTimeout(retryTimer);
     if (navigator.onLine === false) return; // the "online" event sends
-    retryTimer = setTimeout(sendNow, retryDelay(retryIndex, retryAt));
+    retryTimer = setTimeout(sendNow, retryDelay(retryIndex, retryAt, clock.now()));
     retryIndex += 1;
   }
 
@@ -146,7 +147,7 @@ export function createLeaderboard({ panel, storage, events, ask }) {
     render();
     let result;
     try {
-      result = await flush();
+      result = await flush(undefined, { clock });
     } catch (error) {
       console.warn("scores: the outbox could not be sent", error);
       result = { settled: [], kept: 1, offline: false };
@@ -236,8 +237,8 @@ export function createLeaderboard({ panel, storage, events, ask }) {
   async function askBoard(date) {
     asking = date;
     const rec = recordFor(date);
-    const answer = await fetchDailyBoard(ENDPOINT, date, rec && rec.state !== "draft" ? rec.id : null);
-    let seenAt = Date.now();
+    const answer = await api.fetchDailyBoard(ENDPOINT, date, rec && rec.state !== "draft" ? rec.id : null);
+    let seenAt = clock.now();
     let { board } = answer;
     if (answer.offline || answer.failed) {
       const kept = storage.keptBoard(date);
@@ -253,7 +254,7 @@ export function createLeaderboard({ panel, storage, events, ask }) {
       return;
     }
     shown = { date, board, offline: answer.offline, failed: answer.failed, seenAt };
-    shownAt = Date.now();
+    shownAt = clock.now();
     render();
   }
 
@@ -382,7 +383,7 @@ export function createLeaderboard({ panel, storage, events, ask }) {
       render();
       // A board shown for another day (the day turned) or not lately is asked for again. A clock set back (a
       // device's, a test's) counts as not lately.
-      const age = Date.now() - shownAt;
+      const age = clock.now() - shownAt;
       if (shown.date !== dates()[day] || age > REFRESH_MS || age < 0) loadBoard();
     } else if (previous.panel === "result" && shownPanel !== "result") {
       goHome();
@@ -396,7 +397,7 @@ export function createLeaderboard({ panel, storage, events, ask }) {
     const date = final.date;
     let rec = recordFor(date);
     if (!rec) {
-      rec = draftRecord({ date, id: newSubmissionId(), view: final, replay: JSON.parse(replay), now: Date.now() });
+      rec = draftRecord({ date, id: newSubmissionId(), view: final, replay: JSON.parse(replay), now: clock.now() });
       saveRecord(rec);
     }
     day = Math.max(0, dates().indexOf(date));
@@ -433,6 +434,11 @@ export function createLeaderboard({ panel, storage, events, ask }) {
       if (game.scored) dailyFinished(game).catch((error) => console.warn("scores:", error));
     });
     events.on("leaderboard-changed", () => reconcile().then(render).then(loadBoard));
+    // A new UTC day under the open page: the tabs name the new days and the board shown is the tab's new day.
+    events.on("day-turned", () => {
+      render();
+      loadBoard();
+    });
     window.addEventListener("online", () => sendNow());
     window.addEventListener("offline", () => {
       render();
