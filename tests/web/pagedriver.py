@@ -154,6 +154,25 @@ def switch_language(page, lang: str) -> None:
     )
 
 
+# Playwright's fake clock replaces window.performance with one that keeps no entries (getEntries* answer [], mark
+# records nothing); the page's marks and resource timings are what some tests read (the loader's path, the
+# device's snapshot, the files fetched). Run before the clock's own script, this keeps the real entries behind the
+# fake's now().
+KEEP_PERFORMANCE_ENTRIES = """(() => {
+  const real = window.performance;
+  let current = real;
+  const kept = ["getEntries", "getEntriesByName", "getEntriesByType", "mark", "measure", "clearMarks", "clearMeasures"];
+  Object.defineProperty(window, "performance", {
+    configurable: true,
+    get: () => current,
+    set(fake) {
+      for (const key of kept) fake[key] = real[key].bind(real);
+      current = fake;
+    },
+  });
+})()"""
+
+
 def on_test_time(context, *, time: Any = None) -> None:
     """Installs Playwright's fake clock in `context` before any of its pages loads (at `time`, a datetime or epoch
     seconds, else now), running like the real one until a test pauses it (freeze_time). The fake clock stamps
@@ -161,6 +180,7 @@ def on_test_time(context, *, time: Any = None) -> None:
     reads their times as on the real clock. Once per context, before its first page."""
     if context in _on_test_time:
         return
+    context.add_init_script(script=KEEP_PERFORMANCE_ENTRIES)
     if time is None:
         context.clock.install()
     else:

@@ -45,7 +45,7 @@ YOU = "[data-testid=leaderboard-you]"
 STATUS = "[data-testid=leaderboard-status]"
 REACTION_MS = 150
 OPENING_WRONG_SLAPS = itertools.count(1)
-RETRY_MS = 5_000  # the page's first retry after a busy server (web/js/scores/leaderboard.js)
+RETRY_MS = 5_000  # the page's first retry after a busy server (web/js/scores/score-sender.js)
 PLAY_BEFORE_LOSING_MS = 20_000
 
 SCORE_QUEUE = "import('./common/outbox.js')"
@@ -571,7 +571,7 @@ def test_chromium_and_node_read_the_name_rule_alike(shared_page) -> None:
     assert {"Ada", "Zoë O'Neil", "山田太郎", "محمد", "Jean-Luc_2.0"} <= accepted
     assert not {"\u3164\u3164\u3164", "\u0421ontrol One", "x" * 21, "<b>x</b>"} & accepted
     ids = page.evaluate(
-        "import('./js/scores/leaderboard.js').then((m) => [1, 2, 3].map(() => m.newSubmissionId()))"
+        "import('./js/scores/score-sender.js').then((m) => [1, 2, 3].map(() => m.newSubmissionId()))"
     )
     assert len(set(ids)) == 3 and all(ID_PATTERN.match(i) for i in ids)
 

@@ -20,7 +20,7 @@ import { createResultPanel } from "../panels/result.js";
 import { pageAddress, share } from "../panels/share.js";
 import { createBoardApi } from "../scores/board-api.js";
 import { createFriends } from "../scores/friends.js";
-import { createLeaderboard, watchLocked } from "../scores/leaderboard.js";
+import { createLeaderboard } from "../scores/leaderboard.js";
 import { createActuator } from "../table/actuator.js";
 import { createAnnouncer } from "../table/announcer.js";
 import { createCoach } from "../table/coach.js";
@@ -75,6 +75,7 @@ async function boot() {
   const confirm = createConfirm({ dialog: $("confirm-dialog"), onToggle: dialogToggled });
   events.on("language", help.relabel);
   const result = createResultPanel({ events, clock });
+  placeBoard($("leaderboard"), { events, result });
   createLeaderboard({ panel: $("leaderboard"), storage, events, ask: confirm.ask, clock, api: boardApi }).start();
   createFriends({
     panel: $("friends"),
@@ -143,15 +144,7 @@ async function boot() {
   });
   $("watch-own").addEventListener("click", () => watching.watchOwn());
   // A board row's Watch (the daily board's and the friends' boards'): your own row's game is told as yours.
-  const watchRow = (event) => {
-    const button = event.target.closest(".lb-watch");
-    const board = button?.closest("[data-date]");
-    if (!button || !board || watchLocked(board.dataset.date, storage, clock.today())) return; // the button says why
-    const own = Boolean(button.closest("tr.you"));
-    watching.watchEntry(board.dataset.date, Number(button.dataset.entry), { own });
-  };
-  $("leaderboard").addEventListener("click", watchRow);
-  $("friends").addEventListener("click", watchRow);
+  events.on("watch-entry", ({ date, entry, own }) => watching.watchEntry(date, entry, { own }));
   pausing = startPausing({
     events,
     games,
@@ -201,6 +194,16 @@ async function boot() {
   events.setState({ phase: "ready" });
   performance.mark("ewar:app-ready");
   menu.open({ restoreFailed: restored?.failed ?? null, keepMode: dealParam !== null });
+}
+
+/** The daily board goes where it asks to be ("board-place"): in the result (result.holdBoard), or back in the menu. */
+function placeBoard(board, { events, result }) {
+  const home = { parent: board.parentElement, next: board.nextSibling };
+  events.on("board-place", ({ where }) => {
+    if (where === "result") return result.holdBoard(board);
+    if (board.parentElement === home.parent) return;
+    home.parent.insertBefore(board, home.next?.parentNode === home.parent ? home.next : null);
+  });
 }
 
 boot();

@@ -112,5 +112,8 @@ export function createResultPanel({ events, clock }) {
     if (panel !== "result") clearInterval(ticker);
   });
 
-  return { show, sharedText: () => shared };
+  /** Holds `element` (the daily board) in the result's body, which it scrolls with, above the result's buttons. */
+  const holdBoard = (element) => $("result-body").append(element);
+
+  return { show, sharedText: () => shared, holdBoard };
 }

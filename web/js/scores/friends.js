@@ -6,12 +6,12 @@ import { previousDay } from "../../common/clock.js";
 import { checkName } from "../../common/names.js";
 import { bringIntoView, element } from "../base/dom.js";
 import { formatDayMonth, t } from "../base/i18n.js";
+import { createBoardLoader } from "./board-loader.js";
 import { afterJoin, afterLeave, friendsLink, isOwnEntry, linkRequest, refusalKey } from "./friends-state.js";
-import { watchLocked } from "./leaderboard.js";
-import { boardRow } from "./leaderboard-view.js";
+import { boardRow, emitWatches } from "./leaderboard-view.js";
+import { watchLocked } from "./records.js";
 
 const ENDPOINT = "/api/friends";
-const REFRESH_MS = 5_000; // a board fetched this recently is not asked for again when the menu opens
 const FRIENDS_TESTIDS = Object.freeze({ row: "friends-row", you: "friends-row", watch: "friends-watch" });
 
 /**
@@ -23,9 +23,6 @@ const FRIENDS_TESTIDS = Object.freeze({ row: "friends-row", you: "friends-row", 
 export function createFriends({ panel, storage, events, shareText, base, clock, api }) {
   let selected = null; // the code of the board shown
   let day = 0; // 0: today, 1: yesterday
-  let shown = { code: null, date: null, board: null, failed: false };
-  let boardAsked = null; // {url, promise}: the board request on its way
-  let shownAt = -Infinity; // when the board shown was fetched
   let revealBoard = false; // a board just joined: brought into view once its rows are drawn
 
   const dates = () => {
@@ -142,7 +139,7 @@ export function createFriends({ panel, storage, events, shareText, base, clock, 
       tabs[index].textContent = t("leaderboard.tab", { day: t(key), date: formatDayMonth(dates()[index]) });
       tabs[index].setAttribute("aria-pressed", String(index === day));
     }
-    const current = shown.code === selected && shown.date === dates()[day] ? shown : null;
+    const current = loader.current();
     const entries = current?.board?.entries ?? [];
     // As the daily board: your row marked, won or lost, and Watch (main.js opens it from the row's day).
     const date = dates()[day];
@@ -156,7 +153,7 @@ export function createFriends({ panel, storage, events, shareText, base, clock, 
     table.hidden = entries.length === 0;
     empty.hidden = entries.length > 0;
     if (!current) empty.textContent = t("leaderboard.loading");
-    else if (current.failed) empty.textContent = t("friends.unavailable");
+    else if (!current.board) empty.textContent = t("friends.unavailable");
     else empty.textContent = t("friends.empty");
   }
 
@@ -165,37 +162,26 @@ export function createFriends({ panel, storage, events, shareText, base, clock, 
     drawBoard();
   }
 
-  // ---- The API
+  // ---- The board shown: one request per board and day wanted (board-loader.js, as the daily board's)
 
-  /**
-   * Asks for the shown board's day; the same request already on its way is answered once for both callers
-   * (fresh: ask anew all the same, a score having just been settled).
-   */
-  function loadBoard({ fresh = false } = {}) {
-    const code = selected;
-    const date = dates()[day];
+  const loader = createBoardLoader({
+    wanted: () => (selected ? `${selected}/${dates()[day]}` : null),
+    fetchAnswer: (key) => {
+      const [code, date] = key.split("/");
+      return api.fetchBoard(`${ENDPOINT}/${code}?${new URLSearchParams({ date })}`);
+    },
+    clock,
     // Not before the page shows it: the menu's opening asks, once, when the engine is ready.
-    if (!code || events.state().panel === "loading") return Promise.resolve();
-    const url = `${ENDPOINT}/${code}?${new URLSearchParams({ date })}`;
-    if (!fresh && boardAsked?.url === url) return boardAsked.promise;
-    const promise = askBoard(code, date, url).finally(() => {
-      if (boardAsked?.promise === promise) boardAsked = null;
-    });
-    boardAsked = { url, promise };
-    return promise;
-  }
-
-  async function askBoard(code, date, url) {
-    const answer = await api.fetchBoard(url);
-    if (selected !== code || dates()[day] !== date) return; // switched meanwhile
-    shown = { code, date, board: answer.board, failed: !answer.board };
-    shownAt = clock.now();
-    drawBoard();
-    if (revealBoard) {
-      revealBoard = false;
-      bringIntoView(status, events, { block: "start" });
-    }
-  }
+    ready: () => events.state().panel !== "loading",
+    onShown: () => {
+      drawBoard();
+      if (revealBoard) {
+        revealBoard = false;
+        bringIntoView(status, events, { block: "start" });
+      }
+    },
+  });
+  const loadBoard = (options) => loader.load(options);
 
   function select(code) {
     selected = code;
@@ -308,10 +294,9 @@ export function createFriends({ panel, storage, events, shareText, base, clock, 
     });
     events.on("state", ({ panel: shownPanel, previous }) => {
       // Back in the menu: fresh ranks, unless the board shown was fetched just now (the page's load joins a link).
-      const age = clock.now() - shownAt;
-      const stale = age > REFRESH_MS || age < 0 || shown.code !== selected || shown.date !== dates()[day];
-      if (shownPanel === "menu" && previous?.panel !== "menu" && stale) loadBoard();
+      if (shownPanel === "menu" && previous?.panel !== "menu" && loader.stale()) loadBoard();
     });
+    emitWatches(panel, events, (date) => watchLocked(date, storage, clock.today()));
     render();
     const asked = linkRequest(search);
     if (asked.friends) {

@@ -69,6 +69,21 @@ export function boardRow(entry, { you = false, queued = false, locked = false, t
 }
 
 /**
+ * Clicks on a row's Watch under `root` (a board's panel) become "watch-entry" {date, entry, own} on the app's
+ * `events`: the day from the rows' [data-date], your own row's game told as yours. A day whose games are locked
+ * (locked(date)) does nothing: its button says why.
+ */
+export function emitWatches(root, events, locked) {
+  root.addEventListener("click", (event) => {
+    const button = event.target.closest(".lb-watch");
+    const board = button?.closest("[data-date]");
+    if (!button || !board || locked(board.dataset.date)) return;
+    const own = Boolean(button.closest("tr.you"));
+    events.emit("watch-entry", { date: board.dataset.date, entry: Number(button.dataset.entry), own });
+  });
+}
+
+/**
  * Builds the panel's content once. handlers: onSubmit(nameText), onNameInput(nameText), onSelectDay(index),
  * onForget() (the "forget me" button), onPickEarlier(date): a past day picked (YYYY-MM-DD, or "" when cleared),
  * onPlayPast(): play the shown past daily again; watchLocked(date): whether that day's games may not be watched yet
