@@ -439,7 +439,10 @@ def test_fetch_board_tells_offline_from_a_server_that_failed(online):
     context, page = online
     page.route(SCORES_API, lambda route: route.fulfill(json=fake_board("2026-11-30")))
     fetch_board = """
-      async (url) => (await import("./js/scores/board-api.js")).fetchBoard(url)
+      async (url) => {
+        const clock = (await import("./common/clock.js")).systemClock();
+        return (await import("./js/scores/board-api.js")).createBoardApi({ clock }).fetchBoard(url);
+      }
     """
     online = page.evaluate(fetch_board, "/api/scores?date=2026-11-30")
     assert online == {"board": fake_board("2026-11-30"), "offline": False, "failed": False}

@@ -5,10 +5,10 @@
 import { previousDay } from "../../common/clock.js";
 import { checkName } from "../../common/names.js";
 import { bringIntoView, element } from "../base/dom.js";
-import { formatDayMonth, t } from "../base/i18n.js";
+import { t } from "../base/i18n.js";
 import { createBoardLoader } from "./board-loader.js";
 import { afterJoin, afterLeave, friendsLink, isOwnEntry, linkRequest, refusalKey } from "./friends-state.js";
-import { boardRow, emitWatches } from "./leaderboard-view.js";
+import { boardRow, columnHeads, dayTabText, emitWatches } from "./leaderboard-view.js";
 import { watchLocked } from "./records.js";
 
 const ENDPOINT = "/api/friends";
@@ -97,11 +97,7 @@ export function createFriends({ panel, storage, events, shareText, base, clock, 
     none.textContent = t("friends.none");
     shareButton.textContent = t("friends.share");
     link.setAttribute("aria-label", t("friends.linkLabel"));
-    headRow.replaceChildren(
-      ...["rank", "name", "score", "time", "wrong"].map((key) =>
-        element("th", { scope: "col", className: `lb-col-${key}`, text: t(`leaderboard.column.${key}`) }),
-      ),
-    );
+    headRow.replaceChildren(...columnHeads());
   }
 
   const say = (text, state = "") => {
@@ -135,9 +131,9 @@ export function createFriends({ panel, storage, events, shareText, base, clock, 
     if (!board) return;
     boardTitle.textContent = board.name;
     link.value = friendsLink(base, board.code);
-    for (const [index, key] of ["leaderboard.today", "leaderboard.yesterday"].entries()) {
-      tabs[index].textContent = t("leaderboard.tab", { day: t(key), date: formatDayMonth(dates()[index]) });
-      tabs[index].setAttribute("aria-pressed", String(index === day));
+    for (const [index, tab] of tabs.entries()) {
+      tab.textContent = dayTabText(index, dates()[index]);
+      tab.setAttribute("aria-pressed", String(index === day));
     }
     const current = loader.current();
     const entries = current?.board?.entries ?? [];
