@@ -23,6 +23,7 @@ import { freshDatabase } from "../harness/testdb.mjs";
 import { deflateReplay, ScoreStore } from "../netlify/database/scores-store.mjs";
 import { canonicalJson } from "../netlify/lib/submission.mjs";
 import { createScoresHandler } from "../netlify/scores-api/handler.mjs";
+import { systemClock } from "../web/common/clock.js";
 import { loadBoardDay } from "./board_day.mjs";
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -114,7 +115,11 @@ async function checkEverything(pool, store, date, sent, answers) {
 async function sustainedPostgres({ rate, seconds, date }) {
   const database = await freshDatabase({ max: 20 });
   try {
-    const handle = createScoresHandler({ database: () => database.pool, getEngine: async () => standInEngine() });
+    const handle = createScoresHandler({
+      database: () => database.pool,
+      getEngine: async () => standInEngine(),
+      clock: systemClock(),
+    });
     const sent = submissionsOf(rate * seconds, date, "pg");
     const run = await openLoop(handle, sent, rate);
     const check = await checkEverything(database.pool, new ScoreStore(database.pool), date, sent, run.answers);

@@ -171,7 +171,7 @@ async function main() {
     handlers[kind] = createScoresHandler({
       database: () => counting,
       getEngine: async () => engine,
-      now: () => clock,
+      clock: { now: () => clock },
       purge: async (tags) => {
         purges.calls += 1;
         cdn.purge(tags);

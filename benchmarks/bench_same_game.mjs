@@ -71,7 +71,7 @@ async function boardOf(date) {
   const handle = createScoresHandler({
     database: () => fresh.pool,
     getEngine: async () => standInEngine(),
-    now: () => noonOf(date),
+    clock: { now: () => noonOf(date) },
   });
   let names = 0;
   return {

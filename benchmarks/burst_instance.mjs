@@ -5,13 +5,14 @@
 import { standInEngine } from "../harness/fixtures.mjs";
 import { connectionPerStatement, poolOfOne } from "../netlify/database/pool.mjs";
 import { createScoresHandler } from "../netlify/scores-api/handler.mjs";
+import { systemClock } from "../web/common/clock.js";
 
 const MODES = { "pool-of-one": poolOfOne, "per-statement": connectionPerStatement };
 const makeDb = MODES[process.env.BURST_MODE];
 if (!makeDb) throw new Error(`BURST_MODE must be one of ${Object.keys(MODES).join(", ")}`);
 const db = makeDb(process.env.BURST_DATABASE_URL, "burst");
 const engine = standInEngine();
-const handler = createScoresHandler({ database: () => db, getEngine: async () => engine });
+const handler = createScoresHandler({ database: () => db, getEngine: async () => engine, clock: systemClock() });
 // Errors the handler logs (a refused connection) are counted by the answers' 503s: kept off the terminal.
 console.error = () => {};
 

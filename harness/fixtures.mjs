@@ -138,7 +138,7 @@ export async function startTestApi({
   const api = await startLocalApi({
     database: wrapDatabase(fresh.pool),
     getEngine: (version) => getEngine(version),
-    now,
+    clock: { now },
     rateLimit,
     purge,
   });

@@ -3,11 +3,13 @@
 // the platform would, to the one local client.
 //
 // startLocalApi({ dataDir, rateLimit }) → { ready, opened, database, handle(Request): Promise<Response>, close() }
+
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
+import { systemClock } from "../web/common/clock.js";
 import { migrate } from "./database/migrate.mjs";
 import { config as boardConfig } from "./functions/board/board.mjs";
 import { config as friendsConfig } from "./functions/friends/friends.mjs";
@@ -96,7 +98,7 @@ export async function openLocalDatabase(dir) {
 
 /**
  * The local scores API over a PGlite database kept in `dataDir` (made if missing; the migrations applied).
- * `engine`: loadEngine options; `getEngine`: an engine loader to share (tests); `now`: the clock; `rateLimit`:
+ * `engine`: loadEngine options; `getEngine`: an engine loader to share (tests); `clock`: the wall clock (the system's when absent); `rateLimit`:
  * false to serve without the functions' declared limits (tests that send many requests); `database`: another db
  * to use instead (a pg Pool: tests against a PostgreSQL server); `purge`: the CDN purger (tests record it). Resolves at once: the database opens meanwhile
  * (`opened`), and requests wait for it.
@@ -105,7 +107,7 @@ export async function startLocalApi({
   dataDir,
   engine: engineOptions = {},
   getEngine: sharedLoader,
-  now,
+  clock = systemClock(),
   rateLimit = true,
   database,
   purge,
@@ -135,8 +137,8 @@ export async function startLocalApi({
       return false;
     },
   );
-  const scores = createScoresHandler({ database: () => db, getEngine, now, ...(purge ? { purge } : {}) });
-  const friends = createFriendsHandler({ database: () => db, now });
+  const scores = createScoresHandler({ database: () => db, getEngine, clock, ...(purge ? { purge } : {}) });
+  const friends = createFriendsHandler({ database: () => db, clock });
   const limit = rateLimit ? routedLimiter() : () => null;
   const unavailable = () =>
     new Response(JSON.stringify({ error: "unavailable", message: "The local database did not open." }), {

@@ -22,6 +22,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { parseAllHeaders } from "@netlify/headers-parser";
 import { toWebRequest } from "../netlify/web-request.mjs";
+import { createClock } from "../web/common/clock.js";
 import { DAY_MS, ENDPOINTS } from "../web/common/contract.js";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -218,8 +219,9 @@ async function loadApi(options) {
     return null;
   }
   const { startLocalApi } = await import(pathToFileURL(options.apiModule).href);
-  const now = options.clockAheadMs ? () => Date.now() + options.clockAheadMs : undefined;
-  return startLocalApi({ dataDir: options.dataDir, rateLimit: options.rateLimit, now });
+  const ahead = options.clockAheadMs ?? 0;
+  const clock = createClock({ read: () => Date.now() + ahead });
+  return startLocalApi({ dataDir: options.dataDir, rateLimit: options.rateLimit, clock });
 }
 
 function isApiPath(rawPath) {

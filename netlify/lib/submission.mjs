@@ -113,7 +113,7 @@ export function parseDate(text) {
   if (!match) return null;
   const [year, month, day] = match.slice(1).map(Number);
   const time = Date.UTC(year, month - 1, day);
-  return new Date(time).toISOString().slice(0, 10) === text ? text : null;
+  return utcDay(time) === text ? text : null;
 }
 
 /**

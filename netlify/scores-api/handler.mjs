@@ -125,15 +125,16 @@ const copyRefusal = (seq) =>
 /**
  * A scores handler. `database`: a function returning the db (a pg Pool or PGlite with the migrations applied);
  * Netlify Database when absent. `getEngine(version)`: a promise-returning engine loader, asked for the engine of a
- * record's version (engine.mjs engineLoader). `now`: the clock. `purge`: purges CDN tags (purge.mjs; tests pass a
+ * record's version (engine.mjs engineLoader). `clock`: the wall clock (web/common/clock.js; scores.mjs makes it). `purge`: purges CDN tags (purge.mjs; tests pass a
  * recorder).
  */
 export function createScoresHandler({
   database = netlifyDatabase("scores"),
   getEngine = sharedEngine,
-  now = Date.now,
+  clock,
   purge = cdnPurger(),
 } = {}) {
+  if (typeof clock?.now !== "function") throw new TypeError("a handler needs its clock (web/common/clock.js)");
   let store = null;
   let friends = null;
   const storeNow = () => {
@@ -224,7 +225,7 @@ export function createScoresHandler({
 
   async function get(request) {
     const url = new URL(request.url);
-    const date = checkBoardDate(url.searchParams.get("date"), now());
+    const date = checkBoardDate(url.searchParams.get("date"), clock.now());
     if (url.searchParams.has("id")) {
       return json(200, await storeNow().view(date, checkId(url.searchParams.get("id"))), PRIVATE_CACHE);
     }
@@ -236,7 +237,7 @@ export function createScoresHandler({
 
   async function rank(request) {
     const url = new URL(request.url);
-    const date = checkBoardDate(url.searchParams.get("date"), now());
+    const date = checkBoardDate(url.searchParams.get("date"), clock.now());
     const id = checkId(url.searchParams.get("id"));
     const mine = await storeNow().yours(date, id);
     // Not there (yet): its post may be on its way, so the browser must ask again, not keep the "not there".
@@ -289,7 +290,7 @@ export function createScoresHandler({
   }
 
   return async function scores(request) {
-    const receivedAt = now();
+    const receivedAt = clock.now();
     try {
       const pathname = new URL(request.url).pathname.replace(/\/+$/, "");
       if (pathname === ENDPOINTS.player) {

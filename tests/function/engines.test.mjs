@@ -9,9 +9,11 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import { datesAround, newId, pythonReplays, ROOT, startTestApi, testNow } from "../../harness/fixtures.mjs";
 import { engineLoader, loadEngine } from "../../netlify/scores-api/engine.mjs";
+import { createClock } from "../../web/common/clock.js";
 import { enqueue, flush, pending } from "../../web/common/outbox.js";
 
 const NOW = testNow();
+const clock = createClock({ read: () => NOW });
 const { today } = datesAround(NOW);
 const KEPT = JSON.parse(readFileSync(path.join(ROOT, "dist", "build-info.json"), "utf8")).kept_engines ?? {};
 const OLD = "3.1.0";
@@ -58,15 +60,15 @@ const entryEngine = async (id) =>
 
 test("a record queued on the earlier engine before the deploy is judged by that engine after it", async () => {
   const queued = submissionOf(oldGame, "Before deploy");
-  await enqueue(queued);
-  const offline = await flush(() => Promise.reject(new TypeError("offline")));
+  await enqueue(queued, { clock });
+  const offline = await flush(() => Promise.reject(new TypeError("offline")), { clock });
   assert.equal(offline.offline, true); // before the deploy: no network, the record waits
   assert.deepEqual(
     (await pending()).map((s) => s.id),
     [queued.id],
   );
 
-  const sent = await flush(postTo(api)); // after the deploy: the function runs the new engine
+  const sent = await flush(postTo(api), { clock }); // after the deploy: the function runs the new engine
   assert.equal(sent.settled.length, 1);
   const [answer] = sent.settled;
   assert.equal(answer.status, 201, JSON.stringify(answer.body));

@@ -24,7 +24,7 @@ async function startClockedApi({ rateLimit = false } = {}) {
   const api = await startLocalApi({
     database: database.pool,
     getEngine: async () => standInEngine(),
-    now: () => clock.ms,
+    clock: { now: () => clock.ms },
     rateLimit,
   });
   return {
@@ -37,7 +37,7 @@ async function startClockedApi({ rateLimit = false } = {}) {
     },
     /** The hourly scheduled chores, run now (by the fake clock). */
     async chores() {
-      const prune = createPruneHandler({ database: () => database.pool, now: () => clock.ms });
+      const prune = createPruneHandler({ database: () => database.pool, clock: { now: () => clock.ms } });
       const answer = await prune(new Request("http://127.0.0.1/.netlify/functions/prune", { method: "POST" }));
       assert.equal(answer.status, 200);
       return answer.json();
@@ -464,7 +464,11 @@ describe("the friends' function's own rate limit", () => {
 describe("the local API (python build.py serve) on PGlite", () => {
   test("serves the friends' routes, the replay and the distribution from the same migrations", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "friends-pglite-"));
-    const local = await startLocalApi({ dataDir: dir, getEngine: async () => standInEngine(), now: () => START });
+    const local = await startLocalApi({
+      dataDir: dir,
+      getEngine: async () => standInEngine(),
+      clock: { now: () => START },
+    });
     const target = {
       handle: (request) => local.handle(request),
       clock: { ms: START },

@@ -74,7 +74,7 @@ describe("the chores' function", () => {
       await storeEntry(store, dayAgo(age), { player: `player-of-day-${age}` });
       await storeEntry(store, dayAgo(age), { score: 200 });
     }
-    const prune = createPruneHandler({ database: () => fresh.pool, now: () => NOW });
+    const prune = createPruneHandler({ database: () => fresh.pool, clock: { now: () => NOW } });
     const answer = await prune(new Request("http://127.0.0.1/.netlify/functions/prune", { method: "POST" }));
     assert.equal(answer.status, 200);
     assert.deepEqual(await answer.json(), {
@@ -130,7 +130,9 @@ describe("the chores' function", () => {
     const saved = console.error;
     console.error = (...parts) => logged.push(parts.join(" "));
     try {
-      const answer = await createPruneHandler({ database: () => broken, now: () => NOW })(new Request("http://x/"));
+      const answer = await createPruneHandler({ database: () => broken, clock: { now: () => NOW } })(
+        new Request("http://x/"),
+      );
       assert.equal(answer.status, 500);
       assert.equal((await answer.json()).error, "chores_failed");
     } finally {
@@ -157,7 +159,11 @@ describe("no player's request does a chore", () => {
       },
       exec: (sql) => fresh.pool.query(sql),
     };
-    const api = await startLocalApi({ database: watched, getEngine: async () => standInEngine(), now: () => NOW });
+    const api = await startLocalApi({
+      database: watched,
+      getEngine: async () => standInEngine(),
+      clock: { now: () => NOW },
+    });
     try {
       await api.opened;
       seen.length = 0;

@@ -22,7 +22,7 @@ before(async () => {
   api = await startLocalApi({
     database: database.pool,
     getEngine: async () => standInEngine(),
-    now: () => clock.ms,
+    clock: { now: () => clock.ms },
     rateLimit: false,
   });
 });
@@ -52,7 +52,7 @@ async function withFreshStandIn(body) {
   const fresh = await startLocalApi({
     database: day.pool,
     getEngine: async () => standInEngine(),
-    now: () => clock.ms,
+    clock: { now: () => clock.ms },
   });
   try {
     await body(fresh);

@@ -563,6 +563,7 @@ describe("store faults answer 503 and lose nothing", () => {
     const handler = (await import("../../netlify/scores-api/handler.mjs")).createScoresHandler({
       database: () => unreachable,
       getEngine: async () => standInEngine(),
+      clock: { now: () => Date.now() },
     });
     for (const request of [postRequest(standIn(1200)), getRequest({ date: DATES.today })]) {
       const response = await handler(request);

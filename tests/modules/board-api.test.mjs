@@ -2,7 +2,10 @@
 // own row comes from the rank read and is marked among the top rows.
 import assert from "node:assert/strict";
 import { afterEach, test } from "node:test";
-import { fetchDailyBoard, withOwnRow } from "../../web/js/scores/board-api.js";
+import { createClock } from "../../web/common/clock.js";
+import { createBoardApi, withOwnRow } from "../../web/js/scores/board-api.js";
+
+const { fetchDailyBoard } = createBoardApi({ clock: createClock({ read: () => Date.parse("2026-12-03T12:00:00Z") }) });
 
 const realFetch = globalThis.fetch;
 afterEach(() => {

@@ -71,7 +71,7 @@ test("a profile kept before the split reads whole: settings, name, history, reco
       ["2026-12-01", 700],
     ],
   );
-  assert.equal(stores.history.dayStreak(), 2);
+  assert.equal(stores.history.dayStreak("2026-12-01"), 2);
   assert.deepEqual(stores.history.dailyRecord("2026-12-01"), {
     date: "2026-12-01",
     finished: true,

@@ -8,7 +8,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from pagedriver import SNAPSHOT_PATH, loaded_page
+from pagedriver import SNAPSHOT_PATH, loaded_page, on_test_time
 
 from harness.build_module import load_build_module
 
@@ -67,10 +67,16 @@ def open_context(browser, server_url: str, **options) -> object:
     service_workers="allow": the worker's precaching (20 MB, each file's sha256) is the subject of a few tests
     and would only compete for the CPU in the others. The site's Content-Security-Policy is set aside
     (bypass_csp) unless options say bypass_csp=False: Playwright's string predicates (page.wait_for_function)
-    are evaluated in the page, which the policy forbids; test_csp.py holds the page to it."""
+    are evaluated in the page, which the policy forbids; test_csp.py holds the page to it. Its pages load on test
+    time (pagedriver.on_test_time: Playwright's fake clock, running like the real one until a test pauses it), at
+    options' clock_time (a datetime or epoch seconds) if given; options' clock=False leaves the real clock."""
+    clock_time = options.pop("clock_time", None)
+    fake_clock = options.pop("clock", True)
     defaults = {"base_url": server_url, "service_workers": "block", "bypass_csp": True}
     fresh = browser.new_context(**{**defaults, **options})
     fresh.add_init_script(script=SNAPSHOT_PATH)
+    if fake_clock:
+        on_test_time(fresh, time=clock_time)
     return fresh
 
 

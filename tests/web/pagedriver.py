@@ -1,10 +1,11 @@
 """Plays the game page like a quick, correct human: it reads window.ewar.view(), slaps every
 Double or Sandwich on top at once and flips as soon as it is its turn, through real keys or taps.
 
-Games run on test time: start_from_menu() hands the page's clock to Playwright's fake clock, paused, and the
-driver moves it forward (page.clock.run_for) only to the engine's next wake-up. The page's own timers, frames,
-performance.now() and the input events' times all follow it, so a game of several minutes plays in seconds of
-wall time through the same real keys and taps, and its replay verifies as any other."""
+Games run on test time: every test context gets Playwright's fake clock before its first page loads (on_test_time,
+running like the real one), start_from_menu() pauses it, and the driver moves it forward (page.clock.run_for)
+only to the engine's next wake-up. The page's own timers, frames, performance.now() and the input events' times
+(Playwright's fake clock stamps them too) all follow it, so a game of several minutes plays in seconds of wall
+time through the same real keys and taps, and its replay verifies as any other."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ FRAME_MS = 17  # one animation frame of test time: the page draws what the last 
 GAME_LIMIT_MS = 3_600_000  # the engine ends every game within an hour of game time
 
 _frozen: WeakSet = WeakSet()  # pages whose clock the test drives
+_on_test_time: WeakSet = WeakSet()  # contexts whose pages load with the fake clock installed
 # An init script for the loader's own setting (web/js/engine/loader-store.js, "ewar.load"): the engine comes from the
 # build's memory snapshot, ~2 s here instead of ~6 s through micropip. test_loading_paths.py covers both paths
 # and the choice.
@@ -154,16 +156,49 @@ def switch_language(page, lang: str) -> None:
     )
 
 
-def freeze_time(page, *, installed: bool = False) -> None:
-    """Hands the page's clock to Playwright's fake clock, paused: from now on the page's time moves only when
-    the test moves it (advance, run_until). Once per page; a game must start after it, on that clock.
-    installed: the test installed the fake clock before the page loaded (page.clock.install(), which runs on like
-    the real one until paused). Installed in a page that is running, the fake clock answers 0 for a moment on a
-    busy machine, and a page that reads the date just then (the leaderboard's tabs) lives on 1 January 1970."""
+# Playwright's fake clock replaces window.performance with one that keeps no entries (getEntries* answer [], mark
+# records nothing); the page's marks and resource timings are what some tests read (the loader's path, the
+# device's snapshot, the files fetched). Run before the clock's own script, this keeps the real entries behind the
+# fake's now().
+KEEP_PERFORMANCE_ENTRIES = """(() => {
+  const real = window.performance;
+  let current = real;
+  const kept = ["getEntries", "getEntriesByName", "getEntriesByType", "mark", "measure", "clearMarks", "clearMeasures"];
+  Object.defineProperty(window, "performance", {
+    configurable: true,
+    get: () => current,
+    set(fake) {
+      for (const key of kept) fake[key] = real[key].bind(real);
+      current = fake;
+    },
+  });
+})()"""
+
+
+def on_test_time(context, *, time: Any = None) -> None:
+    """Installs Playwright's fake clock in `context` before any of its pages loads (at `time`, a datetime or epoch
+    seconds, else now), running like the real one until a test pauses it (freeze_time). The fake clock stamps
+    input events on its own timeline too (Playwright fakes Event.timeStamp with performance.now()), so the page
+    reads their times as on the real clock. Once per context, before its first page."""
+    if context in _on_test_time:
+        return
+    context.add_init_script(script=KEEP_PERFORMANCE_ENTRIES)
+    if time is None:
+        context.clock.install()
+    else:
+        context.clock.install(time=time)
+    _on_test_time.add(context)
+
+
+def freeze_time(page) -> None:
+    """Pauses the page's fake clock (installed before the page loaded: on_test_time): from now on the page's time
+    moves only when the test moves it (advance, run_until). Once per page; a game must start after it, on that
+    clock."""
     if page in _frozen:
         return
-    if not installed:
-        page.clock.install()
+    assert page.context in _on_test_time, (
+        "the fake clock goes in before the page loads: on_test_time(context)"
+    )
     # A second ahead: the installed clock runs on meanwhile, and pausing in its past is an error.
     page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 1)
     _frozen.add(page)

@@ -45,10 +45,12 @@ YOU = "[data-testid=leaderboard-you]"
 STATUS = "[data-testid=leaderboard-status]"
 REACTION_MS = 150
 OPENING_WRONG_SLAPS = itertools.count(1)
-RETRY_MS = 5_000  # the page's first retry after a busy server (web/js/scores/leaderboard.js)
+RETRY_MS = 5_000  # the page's first retry after a busy server (web/js/scores/score-sender.js)
 PLAY_BEFORE_LOSING_MS = 20_000
 
 SCORE_QUEUE = "import('./common/outbox.js')"
+# The wall clock a test hands the outbox, as the page and the worker hand theirs (web/common/clock.js).
+TEST_CLOCK = "(await import('./common/clock.js')).systemClock()"
 
 
 def today() -> str:
@@ -222,9 +224,10 @@ def test_a_daily_finished_offline_waits_then_goes_out_exactly_once(
     again = page.evaluate(
         f"""async (record) => {{
           const q = await {SCORE_QUEUE};
+          const clock = {TEST_CLOCK};
           await q.enqueue({{ id: record.id, name: record.name, date: record.date, score: record.score,
-                            replay: JSON.parse(window.ewar.replay()) }});
-          await q.flush();
+                            replay: JSON.parse(window.ewar.replay()) }}, {{ clock }});
+          await q.flush(undefined, {{ clock }});
           return q.answerFor(record.id);
         }}""",
         record,
@@ -447,7 +450,7 @@ def test_a_server_error_is_not_called_offline_and_the_note_follows_the_language(
     switch_language(page, "en")
 
 
-def test_a_board_answered_after_the_utc_day_turned_gives_way_to_the_new_days(page) -> None:
+def test_a_board_answered_after_the_utc_day_turned_gives_way_to_the_new_days(new_context) -> None:
     """The menu's board asked for before midnight UTC and answered after it: the tab, now the new day's today,
     asks for that day's board and shows it, neither the old day's answer nor "Loading" for ever. Then a clock set
     back (a device's, a test's) has the menu ask again when it opens."""
@@ -473,7 +476,7 @@ def test_a_board_answered_after_the_utc_day_turned_gives_way_to_the_new_days(pag
         else:
             held.append(route)
 
-    page.clock.install(time=before_midnight)
+    page = new_context(clock_time=before_midnight).new_page()
     page.context.route(BOARD_API, board_route)
     page.goto("/")
     wait_ready(page)
@@ -568,7 +571,7 @@ def test_chromium_and_node_read_the_name_rule_alike(shared_page) -> None:
     assert {"Ada", "Zoë O'Neil", "山田太郎", "محمد", "Jean-Luc_2.0"} <= accepted
     assert not {"\u3164\u3164\u3164", "\u0421ontrol One", "x" * 21, "<b>x</b>"} & accepted
     ids = page.evaluate(
-        "import('./js/scores/leaderboard.js').then((m) => [1, 2, 3].map(() => m.newSubmissionId()))"
+        "import('./js/scores/score-sender.js').then((m) => [1, 2, 3].map(() => m.newSubmissionId()))"
     )
     assert len(set(ids)) == 3 and all(ID_PATTERN.match(i) for i in ids)
 
@@ -611,7 +614,8 @@ async ({ tag }) => {
   window.clients = { matchAll: async () => [] };  // a page standing in for the service worker's global
   const { handleSync } = await import("./worker/sync.js");
   let work = null;
-  const handled = handleSync({ tag, waitUntil: (promise) => { work = promise; } });
+  const clock = (await import("./common/clock.js")).systemClock();
+  const handled = handleSync({ tag, waitUntil: (promise) => { work = promise; } }, clock);
   if (!work) return { handled, outcome: null };
   try {
     return { handled, outcome: "sent", result: await work };
@@ -634,7 +638,9 @@ def test_the_service_worker_sync_handler_sends_the_outbox(shared_page) -> None:
         "score": 0,
         "replay": {"format": 1},
     }
-    page.evaluate(f"(s) => {SCORE_QUEUE}.then((q) => q.enqueue(s))", submission)
+    page.evaluate(
+        f"async (s) => (await {SCORE_QUEUE}).enqueue(s, {{ clock: {TEST_CLOCK} }})", submission
+    )
     assert page.evaluate(SYNC_EVENT, {"tag": "something-else"}) == {
         "handled": False,
         "outcome": None,
@@ -650,7 +656,9 @@ def test_the_service_worker_sync_handler_sends_the_outbox(shared_page) -> None:
     )  # the page itself sends on "online": wait for that, then queue another
     page.wait_for_function(f"{SCORE_QUEUE}.then((q) => q.pending()).then((p) => p.length === 0)")
     later = dict(submission, id="sync-test-" + "b" * 16)
-    page.evaluate(f"(s) => {SCORE_QUEUE}.then((q) => q.enqueue(s))", later)
+    page.evaluate(
+        f"async (s) => (await {SCORE_QUEUE}).enqueue(s, {{ clock: {TEST_CLOCK} }})", later
+    )
     online = page.evaluate(SYNC_EVENT, {"tag": "ewar-scores"})
     assert online["outcome"] == "sent", online
     assert [answer["id"] for answer in online["result"]["settled"]] == [later["id"]]

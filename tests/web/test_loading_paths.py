@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from pagedriver import freeze_time, run_until
+from pagedriver import freeze_time, on_test_time, run_until
 
 from harness.network_link import emulate_link
 
@@ -25,6 +25,7 @@ READY_MS = 120_000
 @pytest.fixture
 def quiet_context(browser, server_url: str) -> Iterator[object]:
     fresh = browser.new_context(base_url=server_url, service_workers="block", bypass_csp=True)
+    on_test_time(fresh)  # its games play on test time (flip_and_slap)
     try:
         yield fresh
     finally:
@@ -43,6 +44,7 @@ def tab(quiet_context) -> Iterator[object]:
 def loaded_by(browser, server_url: str, path: str) -> Iterator[tuple[object, dict]]:
     """A page loaded with ?load=path in a context of its own, and its window.ewar.engine."""
     fresh = browser.new_context(base_url=server_url, service_workers="block", bypass_csp=True)
+    on_test_time(fresh)  # its games play on test time (flip_and_slap)
     try:
         page = fresh.new_page()
         engine = open_game(page, f"?load={path}")

@@ -81,10 +81,9 @@ def test_tomorrow_s_deal_is_no_practice_by_the_menu_the_address_or_the_hook(new_
 def test_a_clock_set_ahead_does_not_open_today_s_deal_once_the_server_is_heard(new_context) -> None:
     """The device's clock two days ahead: by it, today's daily is past its window. The board's answer
     carries the server's time (Date), and by that today's deal is still locked."""
-    context = new_context()
-    page = context.new_page()
     real_now = datetime.now(UTC)
-    page.clock.install(time=(real_now.timestamp() + 2 * DAY_MS / 1000))
+    context = new_context(clock_time=real_now.timestamp() + 2 * DAY_MS / 1000)
+    page = context.new_page()
     page.goto("/?lang=en")
     wait_ready(page)
     wait_for(page, "localStorage.getItem('ewar.serverOffsetMs') !== null", timeout_ms=60_000)

@@ -19,6 +19,7 @@ from pagedriver import (
     PRECACHED,
     SNAPSHOT_PATH,
     lose_by_wrong_slaps,
+    on_test_time,
     start_from_menu,
     wait_ready,
 )
@@ -153,6 +154,7 @@ def visited(browser, server_url: str) -> Iterator[tuple[object, object]]:
     bytes)."""
     context = browser.new_context(base_url=server_url, bypass_csp=True)
     context.add_init_script(fake_connection(saveData=True, effectiveType="4g", downlink=10))
+    on_test_time(context)  # its games play on test time
     try:
         page = context.new_page()
         page.goto("/")
@@ -438,7 +440,10 @@ def test_fetch_board_tells_offline_from_a_server_that_failed(online):
     context, page = online
     page.route(SCORES_API, lambda route: route.fulfill(json=fake_board("2026-11-30")))
     fetch_board = """
-      async (url) => (await import("./js/scores/board-api.js")).fetchBoard(url)
+      async (url) => {
+        const clock = (await import("./common/clock.js")).systemClock();
+        return (await import("./js/scores/board-api.js")).createBoardApi({ clock }).fetchBoard(url);
+      }
     """
     online = page.evaluate(fetch_board, "/api/scores?date=2026-11-30")
     assert online == {"board": fake_board("2026-11-30"), "offline": False, "failed": False}
@@ -659,6 +664,7 @@ def test_a_first_visit_costs_at_most_5_mb_and_the_daily_then_plays_offline(
 ):
     # A player's context: the loader's own choice of path (nothing forced), the worker allowed.
     context = browser.new_context(base_url=cdn.url, service_workers="allow", bypass_csp=True)
+    on_test_time(context)  # its daily plays on test time
     try:
         page = context.new_page()
         page.goto("/")

@@ -394,14 +394,13 @@ def test_watch_a_board_entry_in_every_language_and_size(new_context, lang: str) 
     page = context.new_page()
     asked = route_board(page, record_json, outcome)
     played_today(page)  # today's board games are watched after your daily
-    page.clock.install()  # running until freeze_time pauses it (see there)
     page.goto("/")
     wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=90_000)
     page.locator(
         "[data-testid=leaderboard-watch]"
     ).first.wait_for()  # the board, drawn before the clock stops
     switch_language(page, lang)
-    freeze_time(page, installed=True)
+    freeze_time(page)
     kept = page.evaluate(KEPT)
     words = catalog(lang)
     name = "Amal <b>"

@@ -130,12 +130,20 @@ function body(submission) {
   return Object.fromEntries([...RECORD_FIELDS, ...present].map((field) => [field, submission[field]]));
 }
 
-/** Queues a submission; false when one with this id is already waiting (it is kept as it was). */
-export async function enqueue(submission) {
+function checkClock(clock) {
+  if (typeof clock?.now !== "function") throw new TypeError("the outbox needs the runtime's clock (common/clock.js)");
+}
+
+/**
+ * Queues a submission, stamped by `clock` (common/clock.js); false when one with this id is already waiting (it is
+ * kept as it was).
+ */
+export async function enqueue(submission, { clock } = {}) {
+  checkClock(clock);
   const missing = RECORD_FIELDS.filter((field) => submission?.[field] === undefined);
   if (missing.length) throw new TypeError(`score submission without ${missing.join(", ")}`);
   const store = await openStore();
-  return store.addIfNew(OUTBOX, { ...body(submission), queuedAt: Date.now() });
+  return store.addIfNew(OUTBOX, { ...body(submission), queuedAt: clock.now() });
 }
 
 /** The submissions waiting to be sent, oldest first. */
@@ -163,7 +171,7 @@ async function readAnswerBody(response) {
  * One POST: "settled" (the server decided: 2xx or a 4xx other than 429), "retry" (429 or 5xx: not now, with
  * the time to wait) or "offline" (no answer at all).
  */
-async function send(store, submission, fetchImpl, endpoint) {
+async function send(store, submission, fetchImpl, endpoint, clock) {
   let response;
   try {
     response = await fetchImpl(endpoint, {
@@ -178,8 +186,8 @@ async function send(store, submission, fetchImpl, endpoint) {
   }
   const { status } = response;
   if (!isDecided(status)) {
-    const wait = waitAfter(status, response.headers?.get?.("Retry-After"));
-    if (wait > 0) await store.put(OUTBOX, { ...submission, notBefore: Date.now() + wait });
+    const wait = waitAfter(status, response.headers?.get?.("Retry-After"), clock.now());
+    if (wait > 0) await store.put(OUTBOX, { ...submission, notBefore: clock.now() + wait });
     return { outcome: "retry", id: submission.id, status: response.status, waitMs: wait };
   }
   const answer = {
@@ -188,7 +196,7 @@ async function send(store, submission, fetchImpl, endpoint) {
     status: response.status,
     ok: response.ok,
     body: await readAnswerBody(response),
-    answeredAt: Date.now(),
+    answeredAt: clock.now(),
   };
   await store.settle(answer);
   return { outcome: "settled", ...answer };
@@ -200,7 +208,7 @@ async function pruneAnswers(store, now) {
   }
 }
 
-async function flushOnce(fetchImpl, endpoint) {
+async function flushOnce(fetchImpl, endpoint, clock) {
   const store = await openStore();
   const waiting = (await store.all(OUTBOX)).sort((a, b) => a.queuedAt - b.queuedAt);
   const result = { settled: [], kept: 0, offline: false, retryAt: null };
@@ -208,13 +216,13 @@ async function flushOnce(fetchImpl, endpoint) {
     if (at && (result.retryAt === null || at < result.retryAt)) result.retryAt = at;
   };
   for (const [index, submission] of waiting.entries()) {
-    if (submission.notBefore > Date.now()) {
+    if (submission.notBefore > clock.now()) {
       result.kept += 1; // the server asked us to wait
       keepUntil(submission.notBefore);
       continue;
     }
-    const sent = await send(store, submission, fetchImpl, endpoint);
-    if (sent.waitMs) keepUntil(Date.now() + sent.waitMs);
+    const sent = await send(store, submission, fetchImpl, endpoint, clock);
+    if (sent.waitMs) keepUntil(clock.now() + sent.waitMs);
     if (sent.outcome === "settled") {
       result.settled.push(sent);
       continue;
@@ -226,7 +234,7 @@ async function flushOnce(fetchImpl, endpoint) {
       break;
     }
   }
-  await pruneAnswers(store, Date.now());
+  await pruneAnswers(store, clock.now());
   return result;
 }
 
@@ -240,10 +248,12 @@ function exclusively(work) {
  * Sends every waiting submission. Resolves to {settled: [answers...], kept: n, offline: bool, retryAt}: retryAt
  * is the earliest time (ms since the epoch) a server that said "not now" asked to be tried again, or null.
  * Calls run one after the other, each over what is waiting when it starts. Sending an id twice is
- * harmless anyway: the server answers the stored result with repeated: true, never a second entry.
+ * harmless anyway: the server answers the stored result with repeated: true, never a second entry. clock: the
+ * runtime's clock (common/clock.js), which stamps the answers and times the waits a server asked for.
  */
-export function flush(fetchImpl = globalThis.fetch.bind(globalThis), { endpoint = ENDPOINT } = {}) {
-  const run = () => exclusively(() => flushOnce(fetchImpl, endpoint));
+export function flush(fetchImpl = globalThis.fetch.bind(globalThis), { endpoint = ENDPOINT, clock } = {}) {
+  checkClock(clock);
+  const run = () => exclusively(() => flushOnce(fetchImpl, endpoint, clock));
   const result = lastFlush.then(run, run);
   lastFlush = result.catch(() => {});
   return result;

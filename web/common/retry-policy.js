@@ -7,8 +7,8 @@ export const BACKOFF_MS = [5_000, 15_000, 30_000, 60_000];
 // A 429 without Retry-After: the posting function's whole rate-limit window (docs/scores.md) has passed by then.
 export const RATE_LIMITED_WAIT_MS = RATE_LIMITS.postScores.windowSize * 1000;
 
-/** A Retry-After header (seconds, or an HTTP date) as ms from `now`; null when absent or unreadable. */
-export function retryAfterMs(header, now = Date.now()) {
+/** A Retry-After header (seconds, or an HTTP date) as ms from `now` (epoch ms); null when absent or unreadable. */
+export function retryAfterMs(header, now) {
   const text = String(header ?? "").trim();
   if (!text) return null;
   if (/^\d+$/.test(text)) return Number(text) * 1000;
@@ -22,7 +22,7 @@ export function isDecided(status) {
 }
 
 /** How long to wait after a "not now" answer: its Retry-After, else the posting limit's window for a 429, else no wait. */
-export function waitAfter(status, retryAfterHeader, now = Date.now()) {
+export function waitAfter(status, retryAfterHeader, now) {
   const said = retryAfterMs(retryAfterHeader, now);
   if (said !== null) return said;
   return status === 429 ? RATE_LIMITED_WAIT_MS : 0;
@@ -32,7 +32,7 @@ export function waitAfter(status, retryAfterHeader, now = Date.now()) {
  * The delay before try number `attempt` (0 for the first retry): the backoff's step, or longer when a server
  * asked to be left alone until `retryAt` (ms since the epoch, or null).
  */
-export function retryDelay(attempt, retryAt = null, now = Date.now()) {
+export function retryDelay(attempt, retryAt, now) {
   const backoff = BACKOFF_MS[Math.min(Math.max(0, attempt), BACKOFF_MS.length - 1)];
   const asked = retryAt === null ? 0 : retryAt - now;
   return Math.max(backoff, asked);

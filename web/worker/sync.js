@@ -12,17 +12,20 @@ async function tellPages(result) {
     page.postMessage({ type: FLUSHED_MESSAGE, settled: result.settled.length, kept: result.kept });
 }
 
-async function flushAndTell() {
-  const result = await flush((url, init) => fetch(url, init));
+async function flushAndTell(clock) {
+  const result = await flush((url, init) => fetch(url, init), { clock });
   if (result.settled.length) await tellPages(result);
   // A rejected sync is retried later by the browser: that is what we want while something is still waiting.
   if (result.kept > 0) throw new Error(`${result.kept} score(s) still waiting to be sent`);
   return result;
 }
 
-/** The "sync" event handler: handles the tag "ewar-scores" and returns true, ignores any other tag. */
-export function handleSync(event) {
+/**
+ * The "sync" event handler on `clock` (the worker's, common/clock.js): handles the tag "ewar-scores" and returns
+ * true, ignores any other tag.
+ */
+export function handleSync(event, clock) {
   if (event.tag !== SYNC_TAG) return false;
-  event.waitUntil(flushAndTell());
+  event.waitUntil(flushAndTell(clock));
   return true;
 }

@@ -11,6 +11,7 @@
 
 // A module worker (registered with type "module"): the score outbox's Background Sync handler is shared
 // with the page. build.py checks that every file imported here is in the build.
+import { systemClock } from "../common/clock.js";
 import { CHECKED_SHA256_HEADER, INFLATED_HEADER, KEPT_RUNS_HEADER, packZeroPages } from "../common/kept-files.js";
 import { handleSync } from "./sync.js";
 
@@ -261,7 +262,9 @@ self.addEventListener("fetch", (event) => {
   if (path) event.respondWith(fromCache(event, path));
 });
 
-self.addEventListener("sync", handleSync); // "ewar-scores": sends the queued daily scores once online
+// The worker's one wall clock, made here and handed to what it runs.
+const clock = systemClock();
+self.addEventListener("sync", (event) => handleSync(event, clock)); // "ewar-scores": sends the queued daily scores once online
 
 self.addEventListener("message", (event) => {
   const type = event.data?.type;

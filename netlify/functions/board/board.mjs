@@ -2,6 +2,7 @@
 // /api/scores/player (forget me) and GET /api/scores/replay (an entry's replay), and the 405 of every other method
 // but POST, under a rate limit of its own: the scores API the posting function serves too
 // (netlify/scores-api/handler.mjs). The config is literal code (Netlify's bundler reads it so).
+import { systemClock } from "../../../web/common/clock.js";
 import { answeredBy } from "../../lib/answer.mjs";
 import { createScoresHandler } from "../../scores-api/handler.mjs";
 
@@ -12,6 +13,7 @@ export const config = {
   rateLimit: { windowLimit: 120, windowSize: 60, aggregateBy: ["ip", "domain"] },
 };
 
-const handler = createScoresHandler();
+// The function's one wall clock, made here and handed in.
+const handler = createScoresHandler({ clock: systemClock() });
 
 export default async (request) => answeredBy("board", await handler(request));

@@ -1,5 +1,6 @@
 // The friends' boards function: /api/friends (handler.mjs), under a rate limit of its own. Netlify's bundler reads
 // this config as literal code (tests/build/test_netlify_build.py checks the manifest's trafficRules).
+import { systemClock } from "../../../web/common/clock.js";
 import { answeredBy } from "../../lib/answer.mjs";
 import { createFriendsHandler } from "./handler.mjs";
 
@@ -13,6 +14,7 @@ export const config = {
   rateLimit: { windowLimit: 30, windowSize: 60, aggregateBy: ["ip", "domain"] },
 };
 
-const handler = createFriendsHandler();
+// The function's one wall clock, made here and handed in.
+const handler = createFriendsHandler({ clock: systemClock() });
 
 export default async (request) => answeredBy("friends", await handler(request));

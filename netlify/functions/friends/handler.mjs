@@ -58,13 +58,10 @@ async function bodyWith(request, fields) {
 
 /**
  * A friends' boards handler. `database`: a function returning the db (a pg Pool or PGlite with the migrations
- * applied); Netlify Database's pool when absent. `now`: the clock. `makeCode`: the share code maker (tests).
+ * applied); Netlify Database's pool when absent. `clock`: the wall clock (web/common/clock.js; friends.mjs makes it). `makeCode`: the share code maker (tests).
  */
-export function createFriendsHandler({
-  database = netlifyDatabase("friends"),
-  now = Date.now,
-  makeCode = newCode,
-} = {}) {
+export function createFriendsHandler({ database = netlifyDatabase("friends"), clock, makeCode = newCode } = {}) {
+  if (typeof clock?.now !== "function") throw new TypeError("a handler needs its clock (web/common/clock.js)");
   let store = null;
   const storeNow = () => {
     store ??= new FriendsStore(database());
@@ -129,7 +126,7 @@ export function createFriendsHandler({
   }
 
   return async function friends(request) {
-    const nowMs = now();
+    const nowMs = clock.now();
     try {
       return await route(request, nowMs);
     } catch (error) {

@@ -1,7 +1,8 @@
 // The board's retention (docs/scores.md, "What is kept, and for how long"), as chores in batches: each statement
 // deletes or clears at most BATCH rows, so no chore holds locks long or outlasts a scheduled function.
 
-import { DAY_MS, submissionDates } from "../../../web/common/contract.js";
+import { addDays } from "../../../web/common/clock.js";
+import { submissionDates } from "../../../web/common/contract.js";
 import { IDLE_DAYS } from "../../database/friends-store.mjs";
 import { REPLAY_DAYS } from "../../database/scores-store.mjs";
 
@@ -32,7 +33,7 @@ const CHORES = {
 /** The cutoff of each chore at `nowMs`: rows before it go. */
 export function cutoffs(nowMs) {
   const window = submissionDates(nowMs);
-  const day = (days) => new Date(Date.parse(`${window[0]}T00:00:00Z`) - days * DAY_MS).toISOString().slice(0, 10);
+  const day = (days) => addDays(window[0], -days);
   return {
     replays: day(REPLAY_DAYS),
     players: window.at(-1),

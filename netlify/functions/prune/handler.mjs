@@ -6,10 +6,14 @@ import { runChores } from "./chores.mjs";
 /** Netlify gives a scheduled function 30 s; the chores stop starting batches after this, the rest waits an hour. */
 export const BUDGET_MS = 20_000;
 
-/** A chores handler. `database`: a function returning the db (Netlify Database when absent); `now`: the clock. */
-export function createPruneHandler({ database = netlifyDatabase("prune"), now = Date.now, budgetMs = BUDGET_MS } = {}) {
+/**
+ * A chores handler. `database`: a function returning the db (Netlify Database when absent); `clock`: the wall clock
+ * (web/common/clock.js; prune.mjs makes it).
+ */
+export function createPruneHandler({ database = netlifyDatabase("prune"), clock, budgetMs = BUDGET_MS } = {}) {
+  if (typeof clock?.now !== "function") throw new TypeError("a handler needs its clock (web/common/clock.js)");
   return async function prune(_request) {
-    const started = now();
+    const started = clock.now();
     try {
       const done = await runChores(database(), started, { budgetMs });
       console.log(`prune: ${JSON.stringify(done)}`);

@@ -1,6 +1,7 @@
 // The posting function: POST /api/scores (netlify/scores-api/handler.mjs), under its own rate limit. Netlify's
 // bundler reads this config as literal code, so every value in it is written out here
 // (tests/build/test_netlify_build.py checks the manifest's trafficRules).
+import { systemClock } from "../../../web/common/clock.js";
 import { answeredBy } from "../../lib/answer.mjs";
 import { createScoresHandler } from "../../scores-api/handler.mjs";
 
@@ -14,6 +15,7 @@ export const config = {
   rateLimit: { windowLimit: 10, windowSize: 180, aggregateBy: ["ip", "domain"] },
 };
 
-const handler = createScoresHandler();
+// The function's one wall clock, made here and handed in.
+const handler = createScoresHandler({ clock: systemClock() });
 
 export default async (request) => answeredBy("scores", await handler(request));

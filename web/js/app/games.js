@@ -2,7 +2,7 @@
 // keeps the one on the table saved after every change so a reload brings it back, pauses and resumes it, lets the
 // player give it up, and ends each: records it, shows its result and tells the app ("game-finished").
 
-import { randomSeed, todayUtc } from "../base/deals.js";
+import { randomSeed } from "../base/deals.js";
 import { formatDate, t } from "../base/i18n.js";
 import { tableSettings } from "../base/rule-numbers.js";
 import { createGame } from "../table/game.js";
@@ -15,12 +15,14 @@ const guided = () => ({ speed: tableSettings().speeds[0], lenient: true });
  * names the deal being played; coach: the guided game's coach (table/coach.js), which writes that line then;
  * settingsStore, historyStore, runningGameStore: the player's settings, what this device played, the game on the
  * table as saved (base/settings-store.js, base/history-store.js, running-game-store.js).
+ * clock: the page's wall clock (web/common/clock.js), whose UTC day names the daily.
  */
 export function createGames({
   events,
   settingsStore,
   historyStore,
   runningGameStore,
+  clock,
   bridge,
   actuator,
   result,
@@ -40,7 +42,7 @@ export function createGames({
    */
   function dealFor(options) {
     if (options.mode === "daily") {
-      const date = todayUtc();
+      const date = clock.today();
       if (!historyStore.dailyRecord(date)) {
         historyStore.recordDailyStart(date);
         return [

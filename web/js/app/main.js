@@ -1,8 +1,11 @@
 // The page's entry module: makes each part, joins them through the app's events, loads the engine (whose load
 // engine/start.js began with the page) and opens the menu.
 
+import { systemClock } from "../../common/clock.js";
 import { NAME_MAX } from "../../common/names.js";
-import { nowMs, parseSeed } from "../base/deals.js";
+import { createClockStore } from "../base/clock-store.js";
+import { watchDayTurns } from "../base/day-turns.js";
+import { parseSeed } from "../base/deals.js";
 import { createAppEvents } from "../base/events.js";
 import { createHistoryStore } from "../base/history-store.js";
 import { currentLanguage, missingKeys, setSharedParams, translatePage } from "../base/i18n.js";
@@ -19,9 +22,10 @@ import { createMenu } from "../panels/menu.js";
 import { showPanels } from "../panels/overlays.js";
 import { createResultPanel } from "../panels/result.js";
 import { pageAddress, share } from "../panels/share.js";
+import { createBoardApi } from "../scores/board-api.js";
 import { createFriends } from "../scores/friends.js";
 import { createFriendsStore } from "../scores/friends-store.js";
-import { createLeaderboard, watchLocked } from "../scores/leaderboard.js";
+import { createLeaderboard } from "../scores/leaderboard.js";
 import { createPlayerStore } from "../scores/player-store.js";
 import { createScoreStore } from "../scores/score-store.js";
 import { createActuator } from "../table/actuator.js";
@@ -61,6 +65,11 @@ async function boot() {
   events.on("state", ({ phase }) => {
     document.body.dataset.state = phase;
   });
+  // The page's one wall clock (the server's time once an answer told it), and the UTC day's turn heard by all.
+  const clockStore = createClockStore(backend);
+  const clock = systemClock({ offsetMs: clockStore.serverOffset(), keepOffset: clockStore.keepServerOffset });
+  watchDayTurns({ clock, onTurn: (turn) => events.emit("day-turned", turn) });
+  const boardApi = createBoardApi({ clock });
 
   // The seats, then the words: every part draws in the chosen language (the name rules' numbers quoted).
   setSharedParams({ name_max: NAME_MAX });
@@ -88,7 +97,8 @@ async function boot() {
   const help = createHelp({ helpDialog: $("help-dialog"), aboutDialog: $("about-dialog"), onToggle: dialogToggled });
   const confirm = createConfirm({ dialog: $("confirm-dialog"), onToggle: dialogToggled });
   events.on("language", help.relabel);
-  const result = createResultPanel({ events });
+  const result = createResultPanel({ events, clock });
+  placeBoard($("leaderboard"), { events, result });
   createLeaderboard({
     panel: $("leaderboard"),
     settingsStore,
@@ -96,6 +106,8 @@ async function boot() {
     forgetPlayer,
     events,
     ask: confirm.ask,
+    clock,
+    api: boardApi,
   }).start();
   createFriends({
     panel: $("friends"),
@@ -104,6 +116,8 @@ async function boot() {
     events,
     shareText: share,
     base: pageAddress(),
+    clock,
+    api: boardApi,
   }).start();
   startOffline({ events, banner: createUpdateBanner({ element: $("update-banner"), events }) });
 
@@ -122,6 +136,12 @@ async function boot() {
   setSharedParams(ruleNumbers());
   translatePage();
 
+  // No rehearsal: a daily's deal is no practice while it can be sent, unless you have played that daily.
+  const lockedDeal = (seed) => {
+    const lock = JSON.parse(engine.bridge.practice_lock(seed, clock.now()));
+    return lock && !historyStore.dailyRecord(lock.date) ? lock : null;
+  };
+
   // Games, the menu that starts them, the pause, and the keys and taps that play them.
   const dealLine = $("deal-line");
   // Out of cards for a while in the guided game, the coach offers a new one (asked first, as any leave).
@@ -131,6 +151,7 @@ async function boot() {
     settingsStore,
     historyStore,
     runningGameStore,
+    clock,
     bridge: engine.bridge,
     actuator,
     result,
@@ -142,21 +163,18 @@ async function boot() {
     events,
     settingsStore,
     historyStore,
+    clock,
     // Start is a user gesture: audio is set up there (~200 ms on first use), not on the game's first flip.
     onStart: flow.choose,
     onResume: flow.resume,
     onGiveUp: flow.giveUp,
     onSoundChange: (on) => on && sound.unlock(),
-    // No rehearsal: a daily's deal is no practice while it can be sent, unless you have played that daily.
-    lockedDeal: (seed) => {
-      const lock = JSON.parse(engine.bridge.practice_lock(seed, nowMs()));
-      return lock && !historyStore.dailyRecord(lock.date) ? lock : null;
-    },
+    lockedDeal,
     houseRules: JSON.parse(engine.bridge.house_rule_names()),
   });
   // An earlier day's board offers its daily again, as practice, once it can no longer be sent (the engine says).
   events.on("play-past-daily", ({ date }) => {
-    const open = JSON.parse(engine.bridge.practice_lock(engine.bridge.daily_seed(date), nowMs()));
+    const open = JSON.parse(engine.bridge.practice_lock(engine.bridge.daily_seed(date), clock.now()));
     if (open === null) flow.choose({ mode: "pastDaily", date });
   });
   const openMenu = () => menu.open({ running: games.current() });
@@ -175,15 +193,7 @@ async function boot() {
   });
   $("watch-own").addEventListener("click", () => watching.watchOwn());
   // A board row's Watch (the daily board's and the friends' boards'): your own row's game is told as yours.
-  const watchRow = (event) => {
-    const button = event.target.closest(".lb-watch");
-    const board = button?.closest("[data-date]");
-    if (!button || !board || watchLocked(board.dataset.date, boardStores)) return; // the button says why
-    const own = Boolean(button.closest("tr.you"));
-    watching.watchEntry(board.dataset.date, Number(button.dataset.entry), { own });
-  };
-  $("leaderboard").addEventListener("click", watchRow);
-  $("friends").addEventListener("click", watchRow);
+  events.on("watch-entry", ({ date, entry, own }) => watching.watchEntry(date, entry, { own }));
   pausing = startPausing({
     events,
     games,
@@ -219,10 +229,6 @@ async function boot() {
     events.setState({ phase: "ready" });
     openMenu();
   });
-  const lockedDeal = (seed) => {
-    const lock = JSON.parse(engine.bridge.practice_lock(seed, nowMs()));
-    return lock && !historyStore.dailyRecord(lock.date) ? lock : null;
-  };
   exposeToTools({ games, watching, announcer, missingKeys, language: currentLanguage, engine, lockedDeal });
 
   // Ready: the game saved before a reload comes back, paused under the menu; else the menu opens, on the deal of
@@ -237,6 +243,16 @@ async function boot() {
   events.setState({ phase: "ready" });
   performance.mark("ewar:app-ready");
   menu.open({ restoreFailed: restored?.failed ?? null, keepMode: dealParam !== null });
+}
+
+/** The daily board goes where it asks to be ("board-place"): in the result (result.holdBoard), or back in the menu. */
+function placeBoard(board, { events, result }) {
+  const home = { parent: board.parentElement, next: board.nextSibling };
+  events.on("board-place", ({ where }) => {
+    if (where === "result") return result.holdBoard(board);
+    if (board.parentElement === home.parent) return;
+    home.parent.insertBefore(board, home.next?.parentNode === home.parent ? home.next : null);
+  });
 }
 
 boot();

@@ -14,6 +14,9 @@ export const PANELS = Object.freeze(["loading", "menu", "result", null]);
  * - leaderboard-changed: {reason}, when scores were settled elsewhere (the service worker sent the outbox).
  * - player-forgotten: {forgotten, entries, boards}, when the server forgot this device (forget me).
  * - play-past-daily: {date}, when the player asks an earlier day's board for its daily again (as practice).
+ * - day-turned: {today, previous}, when the UTC day changed under the open page (midnight, or a clock set back).
+ * - watch-entry: {date, entry, own}, when the player asks to watch a board's entry (own: the row is theirs).
+ * - board-place: {where: "result" | "menu"}, where the daily board belongs now (after a scored daily, the result).
  */
 export const EVENTS = Object.freeze([
   "state",
@@ -22,6 +25,9 @@ export const EVENTS = Object.freeze([
   "leaderboard-changed",
   "player-forgotten",
   "play-past-daily",
+  "day-turned",
+  "watch-entry",
+  "board-place",
 ]);
 
 function checkEvent(name) {

@@ -23,8 +23,8 @@ export function createHistoryStore(backend) {
     kept.writeJson(KEY_HISTORY, afterDailyStart(history(), date));
   }
 
-  /** Days in a row with a daily played (history.js, shownStreak). */
-  const dayStreak = () => shownStreak(history());
+  /** Days in a row with a daily played, as of `today` (history.js, shownStreak). */
+  const dayStreak = (today) => shownStreak(history(), today);
 
   /** A started daily that could not be restored (its record no longer plays): the day's attempt is given back. */
   function forgetDailyStart(date) {

@@ -2,7 +2,7 @@
 // the daily streak (days in a row with a daily started), the last dailies played (for the menu's 30-day chart).
 // history-store.js keeps it in localStorage.
 
-import { previousDay } from "./deals.js";
+import { previousDay } from "../../common/clock.js";
 
 export const EMPTY_HISTORY = Object.freeze({
   played: 0,
@@ -38,8 +38,12 @@ export function streakOn(history, date) {
   return history.lastDailyDate === date ? history.streak : 1;
 }
 
-/** The streak the menu shows: a day counts once its daily is finished, not while it is under way. */
-export function shownStreak(history) {
+/**
+ * The streak the menu shows on `today` (UTC date): a day counts once its daily is finished, not while it is under
+ * way; a run with no daily started yesterday nor today is over (0).
+ */
+export function shownStreak(history, today) {
+  if (history.lastDailyDate && history.lastDailyDate < previousDay(today)) return 0;
   const underWay = history.daily && !history.daily.finished && history.daily.date === history.lastDailyDate;
   return underWay ? Math.max(0, history.streak - 1) : history.streak;
 }

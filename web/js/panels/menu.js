@@ -2,7 +2,7 @@
 // how-to and a guided first game; it offers the daily or practice (CPU speed, deal number), sound, the player's
 // history and the time to the next daily. It says what to start, never how.
 
-import { msToNextDaily, nowMs, parseSeed, todayUtc } from "../base/deals.js";
+import { parseSeed } from "../base/deals.js";
 import { formatCountdown, formatDate, formatNumber, t, translatePage } from "../base/i18n.js";
 import { drawHistory } from "../scores/chart-view.js";
 
@@ -13,12 +13,15 @@ const TICK_MS = 1000;
  * player's settings and what this device played (base/settings-store.js, base/history-store.js). onStart(choice)
  * when the player deals; onResume() to go back to the game; onGiveUp() to give it up; onSoundChange(on); lockedDeal(seed):
  * {date, opens_at} when that deal is a daily still open for the leaderboard (no rehearsal), else null. houseRules:
- * the engine's names of the house rules practice may add (a switch each, in that order).
+ * the engine's names of the house rules practice may add (a switch each, in that order). clock: the page's wall clock
+ * (web/common/clock.js); the menu follows the day's turn ("day-turned": the daily offered again, the countdown,
+ * the streak and the history's days).
  */
 export function createMenu({
   events,
   settingsStore,
   historyStore,
+  clock,
   onStart,
   onResume,
   onGiveUp,
@@ -51,16 +54,17 @@ export function createMenu({
 
   /**
    * The mode to offer: the running game's kind; on a first visit practice (the welcome's first game comes before
-   * the daily); else the daily until it is played today; else practice.
+   * the daily); else the daily until it is played on `day` (today by default); else practice.
    */
-  function sensibleMode() {
+  function offeredOn(day) {
     if (running) return running.scored || running.dailyPractice ? "daily" : "practice";
     if (!historyStore.welcomed()) return "practice";
-    return historyStore.dailyRecord(todayUtc()) ? "practice" : "daily";
+    return historyStore.dailyRecord(day) ? "practice" : "daily";
   }
+  const sensibleMode = () => offeredOn(clock.today());
 
   function describe() {
-    const record = historyStore.dailyRecord(todayUtc());
+    const record = historyStore.dailyRecord(clock.today());
     let text = "";
     if (mode === "daily" && running?.scored) {
       text = t("menu.dailyRunning");
@@ -70,7 +74,7 @@ export function createMenu({
       text = t("menu.dealInvalid");
     } else if (mode === "practice" && lockOf(deal.value)) {
       const lock = lockOf(deal.value);
-      text = t("menu.dealLocked", { date: formatDate(lock.date), time: formatCountdown(lock.opens_at - nowMs()) });
+      text = t("menu.dealLocked", { date: formatDate(lock.date), time: formatCountdown(lock.opens_at - clock.now()) });
     }
     note.textContent = text;
     const h = historyStore.history();
@@ -79,17 +83,17 @@ export function createMenu({
       played: h.played,
       won: h.won,
       best: h.bestDaily === null ? none : formatNumber(h.bestDaily),
-      streak: historyStore.dayStreak(),
+      streak: historyStore.dayStreak(clock.today()),
       reaction: h.bestReaction,
     });
-    drawHistory($("history-chart"), h.dailies ?? [], todayUtc());
+    drawHistory($("history-chart"), h.dailies ?? [], clock.today());
     drawCountdown();
   }
 
   function drawCountdown() {
-    const played = historyStore.dailyRecord(todayUtc())?.finished;
+    const played = historyStore.dailyRecord(clock.today())?.finished;
     countdown.textContent = t(played ? "countdown.played" : "countdown.next", {
-      time: formatCountdown(msToNextDaily()),
+      time: formatCountdown(clock.msToNextDay()),
     });
   }
 
@@ -192,6 +196,12 @@ export function createMenu({
   });
 
   events.on("language", () => isOpen() && open({ running, keepMode: true }));
+  // A new day: the daily is offered again when the menu offered what the day before made sensible (the player's
+  // own pick of a mode stays), and every line that names the day is drawn anew.
+  events.on("day-turned", ({ previous }) => {
+    if (mode === offeredOn(previous)) selectMode(sensibleMode());
+    else describe();
+  });
   events.on("state", ({ panel }) => {
     if (panel === "menu") return;
     clearInterval(ticker);

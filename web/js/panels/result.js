@@ -2,7 +2,6 @@
 // your game in figures (cards and piles won, burns, slap-backs, your reactions), and after the daily a way to
 // share it and the time to the next one.
 
-import { msToNextDaily } from "../base/deals.js";
 import { formatCountdown, formatMinus, formatNumber, t } from "../base/i18n.js";
 import { ruleNumbers } from "../base/rule-numbers.js";
 import { resultTitle } from "../table/words.js";
@@ -43,8 +42,11 @@ function eliminatedWhy(view) {
   return view.lenient ? t("result.eliminatedWhyLenient", { count: ruleNumbers().strikes }) : t("result.eliminatedWhy");
 }
 
-/** Fills #result from a finished game's view; showing and hiding it is the app state's panel ("result"). */
-export function createResultPanel({ events }) {
+/**
+ * Fills #result from a finished game's view; showing and hiding it is the app state's panel ("result"). clock: the
+ * page's wall clock (web/common/clock.js), whose next midnight the countdown counts to.
+ */
+export function createResultPanel({ events, clock }) {
   const $ = (id) => document.getElementById(id);
   const title = $("result-title");
   const shareButton = $("share");
@@ -54,7 +56,7 @@ export function createResultPanel({ events }) {
   let ticker = 0;
 
   function drawCountdown() {
-    countdown.textContent = t("countdown.next", { time: formatCountdown(msToNextDaily()) });
+    countdown.textContent = t("countdown.next", { time: formatCountdown(clock.msToNextDay()) });
   }
 
   function show(view, { scored = false, timeline = [] } = {}) {
@@ -111,5 +113,8 @@ export function createResultPanel({ events }) {
     if (panel !== "result") clearInterval(ticker);
   });
 
-  return { show, sharedText: () => shared };
+  /** Holds `element` (the daily board) in the result's body, which it scrolls with, above the result's buttons. */
+  const holdBoard = (element) => $("result-body").append(element);
+
+  return { show, sharedText: () => shared, holdBoard };
 }

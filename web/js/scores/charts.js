@@ -2,7 +2,7 @@
 // dailies (score and median reaction per day), each with the sentence a screen reader says (an i18n key and its
 // parameters). chart-view.js draws them in SVG.
 
-import { DAY_MS } from "../../common/contract.js";
+import { DAY_MS, utcDay } from "../../common/clock.js";
 
 export const DISTRIBUTION_SIZE = Object.freeze({ width: 320, height: 110, axis: 18 });
 export const HISTORY_SIZE = Object.freeze({ width: 320, height: 130, axis: 18 });
@@ -128,7 +128,7 @@ function axisLabels(first, last, width, rtl) {
       ];
 }
 
-const isoDay = (number) => new Date(number * DAY_MS).toISOString().slice(0, 10);
+const isoDay = (number) => utcDay(number * DAY_MS);
 
 function dayNumber(isoDay) {
   const time = Date.parse(`${isoDay}T00:00:00Z`);

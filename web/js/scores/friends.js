@@ -2,60 +2,41 @@
 // link, join the board a link names (?friends=<code>) on this device, leave one, and see each board's ranking
 // for today or yesterday. What is decided lives in friends-state.js; the API is /api/friends (docs/scores.md).
 
-import { ENDPOINTS, friendsPath } from "../../common/contract.js";
+import { ENDPOINTS, friendsPath, submissionDates } from "../../common/contract.js";
 import { checkName } from "../../common/names.js";
-import { previousDay, todayUtc } from "../base/deals.js";
 import { bringIntoView, element } from "../base/dom.js";
-import { formatDayMonth, t } from "../base/i18n.js";
-import { fetchBoard } from "./board-api.js";
+import { t } from "../base/i18n.js";
+import { createBoardLoader } from "./board-loader.js";
 import { afterJoin, afterLeave, friendsLink, isOwnEntry, linkRequest, refusalKey } from "./friends-state.js";
-import { watchLocked } from "./leaderboard.js";
-import { boardRow } from "./leaderboard-view.js";
+import { boardRow, columnHeads, dayTabText, emitWatches } from "./leaderboard-view.js";
+import { watchLocked } from "./records.js";
 
-const REFRESH_MS = 5_000; // a board fetched this recently is not asked for again when the menu opens
 const FRIENDS_TESTIDS = Object.freeze({ row: "friends-row", you: "friends-row", watch: "friends-watch" });
-
-/** One write to the API: {ok, status, body} as answered, or {offline: true} when nothing answered. */
-async function send(method, url, payload) {
-  let response;
-  try {
-    response = await fetch(url, {
-      method,
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(payload),
-      cache: "no-store",
-      credentials: "same-origin",
-    });
-  } catch {
-    return { ok: false, offline: true, status: 0, body: null };
-  }
-  let body = null;
-  try {
-    body = await response.json();
-  } catch {
-    // Not JSON: the status says enough.
-  }
-  return { ok: response.ok, offline: false, status: response.status, body };
-}
 
 /**
  * panel: the menu's #friends element; friendsStore (the boards joined), playerStore (the player id), scoreStore and
  * historyStore (your own row, a locked Watch): the page's stores; events: the
  * app's emitter (language, settled scores); shareText(text): the page's share-or-copy (panels/share.js), which
- * resolves to "shared", "copied", "cancelled" or "failed"; base: the page's address without a query.
+ * resolves to "shared", "copied", "cancelled" or "failed"; base: the page's address without a query; clock: the
+ * page's wall clock (web/common/clock.js); api: the boards' API (board-api.js). The tabs follow the day's turn.
  */
-export function createFriends({ panel, friendsStore, playerStore, scoreStore, historyStore, events, shareText, base }) {
+export function createFriends({
+  panel,
+  friendsStore,
+  playerStore,
+  scoreStore,
+  historyStore,
+  events,
+  shareText,
+  base,
+  clock,
+  api,
+}) {
   let selected = null; // the code of the board shown
   let day = 0; // 0: today, 1: yesterday
-  let shown = { code: null, date: null, board: null, failed: false };
-  let boardAsked = null; // {url, promise}: the board request on its way
-  let shownAt = -Infinity; // when the board shown was fetched
   let revealBoard = false; // a board just joined: brought into view once its rows are drawn
 
-  const dates = () => {
-    const today = todayUtc();
-    return [today, previousDay(today)];
-  };
+  const dates = () => submissionDates(clock.now());
 
   // ---- The panel's parts, built once; words come from labels()
 
@@ -124,11 +105,7 @@ export function createFriends({ panel, friendsStore, playerStore, scoreStore, hi
     none.textContent = t("friends.none");
     shareButton.textContent = t("friends.share");
     link.setAttribute("aria-label", t("friends.linkLabel"));
-    headRow.replaceChildren(
-      ...["rank", "name", "score", "time", "wrong"].map((key) =>
-        element("th", { scope: "col", className: `lb-col-${key}`, text: t(`leaderboard.column.${key}`) }),
-      ),
-    );
+    headRow.replaceChildren(...columnHeads());
   }
 
   const say = (text, state = "") => {
@@ -162,17 +139,17 @@ export function createFriends({ panel, friendsStore, playerStore, scoreStore, hi
     if (!board) return;
     boardTitle.textContent = board.name;
     link.value = friendsLink(base, board.code);
-    for (const [index, key] of ["leaderboard.today", "leaderboard.yesterday"].entries()) {
-      tabs[index].textContent = t("leaderboard.tab", { day: t(key), date: formatDayMonth(dates()[index]) });
-      tabs[index].setAttribute("aria-pressed", String(index === day));
+    for (const [index, tab] of tabs.entries()) {
+      tab.textContent = dayTabText(index, dates()[index]);
+      tab.setAttribute("aria-pressed", String(index === day));
     }
-    const current = shown.code === selected && shown.date === dates()[day] ? shown : null;
+    const current = loader.current();
     const entries = current?.board?.entries ?? [];
     // As the daily board: your row marked, won or lost, and Watch (main.js opens it from the row's day).
     const date = dates()[day];
     const own = scoreStore.scoreRecords(dates())[date] ?? null;
     // Today's games only after your daily.
-    const locked = watchLocked(current?.board?.date ?? date, { historyStore, scoreStore });
+    const locked = watchLocked(current?.board?.date ?? date, { historyStore, scoreStore }, clock.today());
     body.replaceChildren(
       ...entries.map((entry) => boardRow(entry, { you: isOwnEntry(entry, own), locked, testids: FRIENDS_TESTIDS })),
     );
@@ -181,7 +158,7 @@ export function createFriends({ panel, friendsStore, playerStore, scoreStore, hi
     table.hidden = entries.length === 0;
     empty.hidden = entries.length > 0;
     if (!current) empty.textContent = t("leaderboard.loading");
-    else if (current.failed) empty.textContent = t("friends.unavailable");
+    else if (!current.board) empty.textContent = t("friends.unavailable");
     else empty.textContent = t("friends.empty");
   }
 
@@ -190,37 +167,26 @@ export function createFriends({ panel, friendsStore, playerStore, scoreStore, hi
     drawBoard();
   }
 
-  // ---- The API
+  // ---- The board shown: one request per board and day wanted (board-loader.js, as the daily board's)
 
-  /**
-   * Asks for the shown board's day; the same request already on its way is answered once for both callers
-   * (fresh: ask anew all the same, a score having just been settled).
-   */
-  function loadBoard({ fresh = false } = {}) {
-    const code = selected;
-    const date = dates()[day];
+  const loader = createBoardLoader({
+    wanted: () => (selected ? `${selected}/${dates()[day]}` : null),
+    fetchAnswer: (key) => {
+      const [code, date] = key.split("/");
+      return api.fetchBoard(`${friendsPath(code)}?${new URLSearchParams({ date })}`);
+    },
+    clock,
     // Not before the page shows it: the menu's opening asks, once, when the engine is ready.
-    if (!code || events.state().panel === "loading") return Promise.resolve();
-    const url = `${friendsPath(code)}?${new URLSearchParams({ date })}`;
-    if (!fresh && boardAsked?.url === url) return boardAsked.promise;
-    const promise = askBoard(code, date, url).finally(() => {
-      if (boardAsked?.promise === promise) boardAsked = null;
-    });
-    boardAsked = { url, promise };
-    return promise;
-  }
-
-  async function askBoard(code, date, url) {
-    const answer = await fetchBoard(url);
-    if (selected !== code || dates()[day] !== date) return; // switched meanwhile
-    shown = { code, date, board: answer.board, failed: !answer.board };
-    shownAt = Date.now();
-    drawBoard();
-    if (revealBoard) {
-      revealBoard = false;
-      bringIntoView(status, events, { block: "start" });
-    }
-  }
+    ready: () => events.state().panel !== "loading",
+    onShown: () => {
+      drawBoard();
+      if (revealBoard) {
+        revealBoard = false;
+        bringIntoView(status, events, { block: "start" });
+      }
+    },
+  });
+  const loadBoard = (options) => loader.load(options);
 
   function select(code) {
     selected = code;
@@ -237,7 +203,7 @@ export function createFriends({ panel, friendsStore, playerStore, scoreStore, hi
     }
     error.textContent = "";
     create.disabled = true;
-    const answer = await send("POST", ENDPOINTS.friends, { name: checked.name, player: playerStore.playerId() });
+    const answer = await api.send("POST", ENDPOINTS.friends, { name: checked.name, player: playerStore.playerId() });
     create.disabled = false;
     if (!answer.ok) {
       error.textContent = t(refusalKey(answer)); // role=alert: said as it is shown
@@ -252,7 +218,7 @@ export function createFriends({ panel, friendsStore, playerStore, scoreStore, hi
 
   async function join(code) {
     say(t("friends.joining"), "busy");
-    const answer = await send("PUT", friendsPath(code, true), { player: playerStore.playerId() });
+    const answer = await api.send("PUT", friendsPath(code, true), { player: playerStore.playerId() });
     if (!answer.ok) {
       say(t(refusalKey(answer)), "refused");
       bringIntoView(status, events);
@@ -266,7 +232,7 @@ export function createFriends({ panel, friendsStore, playerStore, scoreStore, hi
   }
 
   async function leave(board) {
-    const answer = await send("DELETE", friendsPath(board.code, true), { player: playerStore.playerId() });
+    const answer = await api.send("DELETE", friendsPath(board.code, true), { player: playerStore.playerId() });
     // not_found: this device is no member there any more (or the board is gone): off the list all the same.
     if (!answer.ok && answer.body?.error !== "not_found") {
       say(t(refusalKey(answer)), "refused");
@@ -321,6 +287,11 @@ export function createFriends({ panel, friendsStore, playerStore, scoreStore, hi
       render();
     });
     events.on("leaderboard-changed", () => loadBoard({ fresh: true }));
+    // A new UTC day under the open page: the tabs name the new days and the board shown is the tab's new day.
+    events.on("day-turned", () => {
+      drawBoard();
+      loadBoard();
+    });
     // Forget me took this device off every friends' board: its list is gone with it.
     events.on("player-forgotten", () => {
       selected = null;
@@ -328,10 +299,9 @@ export function createFriends({ panel, friendsStore, playerStore, scoreStore, hi
     });
     events.on("state", ({ panel: shownPanel, previous }) => {
       // Back in the menu: fresh ranks, unless the board shown was fetched just now (the page's load joins a link).
-      const age = Date.now() - shownAt;
-      const stale = age > REFRESH_MS || age < 0 || shown.code !== selected || shown.date !== dates()[day];
-      if (shownPanel === "menu" && previous?.panel !== "menu" && stale) loadBoard();
+      if (shownPanel === "menu" && previous?.panel !== "menu" && loader.stale()) loadBoard();
     });
+    emitWatches(panel, events, (date) => watchLocked(date, { historyStore, scoreStore }, clock.today()));
     render();
     const asked = linkRequest(search);
     if (asked.friends) {

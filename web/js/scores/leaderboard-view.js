@@ -67,6 +67,34 @@ export function boardRow(entry, { you = false, queued = false, locked = false, t
   return tr;
 }
 
+/** A board's column heads (the daily board's and a friends' board's), in the page's words. */
+export function columnHeads() {
+  return ["rank", "name", "score", "time", "wrong"].map((key) =>
+    element("th", { scope: "col", className: `lb-col-${key}`, text: t(`leaderboard.column.${key}`) }),
+  );
+}
+
+/** A day tab's words: "Today · Dec 1" (index 0) or "Yesterday · Nov 30" (1); the day alone while its date is unknown. */
+export function dayTabText(index, date) {
+  const day = t(index === 0 ? "leaderboard.today" : "leaderboard.yesterday");
+  return date ? t("leaderboard.tab", { day, date: formatDayMonth(date) }) : day;
+}
+
+/**
+ * Clicks on a row's Watch under `root` (a board's panel) become "watch-entry" {date, entry, own} on the app's
+ * `events`: the day from the rows' [data-date], your own row's game told as yours. A day whose games are locked
+ * (locked(date)) does nothing: its button says why.
+ */
+export function emitWatches(root, events, locked) {
+  root.addEventListener("click", (event) => {
+    const button = event.target.closest(".lb-watch");
+    const board = button?.closest("[data-date]");
+    if (!button || !board || locked(board.dataset.date)) return;
+    const own = Boolean(button.closest("tr.you"));
+    events.emit("watch-entry", { date: board.dataset.date, entry: Number(button.dataset.entry), own });
+  });
+}
+
 /**
  * Builds the panel's content once. handlers: onSubmit(nameText), onNameInput(nameText), onSelectDay(index),
  * onForget() (the "forget me" button), onPickEarlier(date): a past day picked (YYYY-MM-DD, or "" when cleared),
@@ -198,11 +226,7 @@ export function createLeaderboardView(
     earlierLabel.textContent = t("leaderboard.earlier");
     playPast.textContent = t("leaderboard.playPast");
     drawTabs();
-    headRow.replaceChildren(
-      ...["rank", "name", "score", "time", "wrong"].map((key) =>
-        element("th", { scope: "col", className: `lb-col-${key}`, text: t(`leaderboard.column.${key}`) }),
-      ),
-    );
+    headRow.replaceChildren(...columnHeads());
   }
 
   let tabDates = [null, null];
@@ -210,10 +234,7 @@ export function createLeaderboardView(
   /** Today's and yesterday's tabs, each with its date once known ("Today · Dec 1"). */
   function drawTabs(dates = tabDates) {
     tabDates = dates;
-    for (const [index, day] of ["leaderboard.today", "leaderboard.yesterday"].entries()) {
-      const date = tabDates[index];
-      tabs[index].textContent = date ? t("leaderboard.tab", { day: t(day), date: formatDayMonth(date) }) : t(day);
-    }
+    for (const [index, tab] of tabs.entries()) tab.textContent = dayTabText(index, tabDates[index]);
   }
 
   /** Fills the field, unless the player is typing in it (force: after the name was accepted). */

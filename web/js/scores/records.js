@@ -151,3 +151,12 @@ export function statusOf({
       return NOTHING;
   }
 }
+
+/**
+ * Whether a board day's games may not be watched yet: today's daily, before this device has played it (its start
+ * counts, and so does a score of that day kept for the board). Once the day is over, or played, they are open.
+ * today: the UTC date now (the page's clock).
+ */
+export function watchLocked(date, { historyStore, scoreStore }, today) {
+  return date === today && !historyStore.dailyRecord(date) && !scoreStore.scoreRecords([date])[date];
+}
