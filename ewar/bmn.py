@@ -25,6 +25,10 @@ class BmnResult(namedtuple("BmnResult", "status cards tricks")):
     def to_dict(self) -> dict:
         return {"status": self.status, "cards": self.cards, "tricks": self.tricks}
 
+    def to_json(self) -> str:
+        """``json.dumps(self.to_dict())``, without importing json (the command line's start-up)."""
+        return f'{{"status": "{self.status}", "cards": {self.cards:d}, "tricks": {self.tricks:d}}}'
+
 
 def parse_pack(text: str) -> list[int]:
     """A pack, top card first, as pay values (0 for a number card).
