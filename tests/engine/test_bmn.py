@@ -138,9 +138,7 @@ class TestCommandLine:
             line.rsplit("|", 1)[1].strip() for line in out.stderr.splitlines() if "|" in line
         }
         assert {"ewar.bmn", "ewar.cards"} <= imported
-        assert imported.isdisjoint(
-            {"argparse", "json", "ewar.judge", "ewar.game", "ewar.replay"}
-        )
+        assert imported.isdisjoint({"argparse", "json", "ewar.judge", "ewar.game", "ewar.replay"})
 
     @pytest.mark.parametrize("deal", PUBLISHED, ids=[d["name"] for d in PUBLISHED])
     def test_its_line_is_what_json_would_write(self, deal):
