@@ -5,6 +5,7 @@ then runs the game again with the result: a module missing there fails the build
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -27,6 +28,7 @@ FINDER = Path("tools") / "builder" / "stdlib.mjs"
 OPTIONS = Path("tools") / "builder" / "options.mjs"  # its command line
 PROBE = Path("tools") / "builder" / "stdlib_probe.py"
 COMPILER = Path("tools") / "builder" / "stdlib_compile.py"
+THIS_MODULE = Path("tools") / "builder" / "stdlib.py"
 HOST = Path("web") / "common" / "host.js"
 TRIMMED_KEPT = 3  # trimmed zips remembered in build/cache/stdlib, by input fingerprint
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed entry times: the same inputs give the same bytes
@@ -91,15 +93,18 @@ def compile_zip(ctx: Context, source: Path, target: Path, what: str) -> None:
 # `import micropip` then compiles none of its ~35 modules (about half of that import's time in Pyodide).
 
 
-def compiled_wheel_name(wheel: str, python: str) -> str:
-    """micropip-0.11.1-py3-none-any.whl -> micropip-0.11.1-cp314-none-any.whl: .pyc files are one CPython's."""
+def compiled_wheel_name(wheel: str, python: str, data: bytes) -> str:
+    """micropip-0.11.1-py3-none-any.whl -> micropip-0.11.1-0<sha256[:12]>-cp314-none-any.whl: .pyc files are one
+    CPython's, and the build tag (a wheel's, which starts with a digit) names the bytes, which the compiler makes:
+    the file is served immutable (netlify.toml), so another compile must never reuse its name."""
     name, version, *_tags = wheel.removesuffix(".whl").split("-")
-    return f"{name}-{version}-cp{python.replace('.', '')}-none-any.whl"
+    return f"{name}-{version}-0{hashlib.sha256(data).hexdigest()[:12]}-cp{python.replace('.', '')}-none-any.whl"
 
 
 def micropip_inputs(ctx: Context) -> Inputs:
     folder = pyodide_dir(ctx.root)
-    compiler = [ctx.root / FINDER, ctx.root / OPTIONS, ctx.root / COMPILER]
+    # This module is an input too: it names the compiled wheel (compiled_wheel_name).
+    compiler = [ctx.root / FINDER, ctx.root / OPTIONS, ctx.root / COMPILER, ctx.root / THIS_MODULE]
     runtime = [
         folder / name
         for name in ("package.json", "pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
@@ -110,16 +115,16 @@ def micropip_inputs(ctx: Context) -> Inputs:
 def compiled_micropip(ctx: Context) -> Path:
     """The compiled wheel of this build's inputs, from build/cache/micropip (made when missing)."""
     wheel = pypi_micropip(ctx)
-    name = compiled_wheel_name(wheel.name, pyodide_python(ctx.root))
     kept = ctx.cache / "micropip" / fingerprint(ctx, micropip_inputs(ctx))[:24]
-    if not (kept / name).is_file():
+    if not any(kept.glob("*.whl")):
         kept.mkdir(parents=True, exist_ok=True)
-        partial = kept / f".{name}.partial"
+        partial = kept / ".compiled.partial"
         compile_zip(ctx, wheel, partial, f"micropip {wheel.name}")
+        name = compiled_wheel_name(wheel.name, pyodide_python(ctx.root), partial.read_bytes())
         os.replace(partial, kept / name)
     os.utime(kept)  # most recently used
     forget_least_recent(kept.parent, keep=TRIMMED_KEPT)
-    return kept / name
+    return next(kept.glob("*.whl"))
 
 
 def publish_compiled_micropip(ctx: Context) -> None:
