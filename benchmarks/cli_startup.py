@@ -1,6 +1,8 @@
 """A whole process, start to answer: `python -m ewar bmn A B` beside the string-based reference simulator
 (benchmarks/bmn_reference.py A B) on the same deals, and a bare `python -c pass` for the interpreter's own
-start. The runs alternate, so a busy machine slows both alike; the ratio is the figure to read.
+start. The runs alternate (and the order turns each round), so a busy machine slows all alike; the ratios are
+the figures to read: of wall time (the whole process, as a user waits for it) and of CPU time (user + system,
+the child's own: what the load average moves least).
 
     python benchmarks/cli_startup.py [--runs 40] [--before DIR]
 
@@ -12,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -38,21 +42,36 @@ def commands(deal: dict, before: Path | None) -> dict[str, tuple[list[str], Path
     return timed
 
 
-def wall_ms(command: list[str], folder: Path) -> float:
+def cpu_seconds() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def timed_run(command: list[str], folder: Path) -> tuple[float, float]:
+    """(wall ms, CPU ms) of one whole process."""
+    cpu = cpu_seconds()
     start = time.perf_counter()
     subprocess.run(command, cwd=folder, check=True, capture_output=True)
-    return (time.perf_counter() - start) * 1000
+    return (time.perf_counter() - start) * 1000, (cpu_seconds() - cpu) * 1000
 
 
-def measure(deal: dict, runs: int, before: Path | None) -> dict[str, float]:
-    timed = commands(deal, before)
-    samples: dict[str, list[float]] = {name: [] for name in timed}
-    for command, folder in timed.values():
-        wall_ms(command, folder)  # warm the file cache and the .pyc files
-    for _ in range(runs):
-        for name, (command, folder) in timed.items():
-            samples[name].append(wall_ms(command, folder))
-    return {name: statistics.median(values) for name, values in samples.items()}
+def measure(deal: dict, runs: int, before: Path | None) -> dict[str, tuple[float, float]]:
+    """name -> (median wall ms, median CPU ms)."""
+    timed = list(commands(deal, before).items())
+    samples: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in timed}
+    for _, (command, folder) in timed:
+        timed_run(command, folder)  # warm the file cache and the .pyc files
+    for round_ in range(runs):
+        turn = round_ % len(timed)
+        for name, (command, folder) in timed[turn:] + timed[:turn]:
+            samples[name].append(timed_run(command, folder))
+    return {
+        name: (
+            statistics.median(wall for wall, _ in values),
+            statistics.median(cpu for _, cpu in values),
+        )
+        for name, values in samples.items()
+    }
 
 
 def main() -> None:
@@ -65,20 +84,33 @@ def main() -> None:
     runs, before = options.runs, options.before
     shortest = min(DEALS, key=lambda deal: deal["cards"])
     longest = max(DEALS, key=lambda deal: deal["cards"])
-    print(f"median wall time of a whole process, {runs} alternating runs each (ms)")
-    extra = f" {'before':>8} {'before/ref':>10}" if before else ""
+    load = " ".join(f"{value:.2f}" for value in os.getloadavg())
     print(
-        f"{'deal':<30} {'cards':>6} {'python -c pass':>15} {'reference':>10} {'ewar bmn':>9} {'ewar/ref':>9}{extra}"
+        f"median of a whole process, {runs} alternating runs each, wall ms / CPU ms"
+        f" (load average {load}, {os.cpu_count()} cores)"
+    )
+    extra = f" {'before':>13} {'before/ref':>11}" if before else ""
+    print(
+        f"{'deal':<30} {'cards':>6} {'python -c pass':>15} {'reference':>13} {'ewar bmn':>13}"
+        f" {'ewar/ref wall':>14} {'ewar/ref CPU':>13}{extra}"
     )
     for deal in (shortest, longest):
         got = measure(deal, runs, before)
+        ewar, reference = got["ewar bmn"], got["reference"]
         row = (
-            f"{deal['name'][:30]:<30} {deal['cards']:>6} {got['python -c pass']:>15.1f} "
-            f"{got['reference']:>10.1f} {got['ewar bmn']:>9.1f} {got['ewar bmn'] / got['reference']:>9.2f}"
+            f"{deal['name'][:30]:<30} {deal['cards']:>6} {pair(got['python -c pass']):>15} "
+            f"{pair(reference):>13} {pair(ewar):>13} {ewar[0] / reference[0]:>14.2f}"
+            f" {ewar[1] / reference[1]:>13.2f}"
         )
         if before:
-            row += f" {got['before']:>8.1f} {got['before'] / got['reference']:>10.2f}"
+            row += f" {pair(got['before']):>13} {got['before'][0] / reference[0]:>11.2f}"
         print(row)
+    load = " ".join(f"{value:.2f}" for value in os.getloadavg())
+    print(f"load average after: {load}")
+
+
+def pair(times: tuple[float, float]) -> str:
+    return f"{times[0]:.1f}/{times[1]:.1f}"
 
 
 if __name__ == "__main__":

@@ -146,15 +146,45 @@ def profile_visits(playwright, cdn, count: int, without_connection: bool, link=N
     return rows
 
 
-def cold_visits(playwright, cdn, runs: int) -> tuple[list[float], list[float]]:
-    """Cold TTI of the bare page and of ours, each on fresh profiles, taking turns: (bare, ours)."""
-    bare, ours = [], []
+def cold_visits(playwright, cdn, runs: int) -> tuple[list[float], list[float], list[dict]]:
+    """Cold TTI of the bare page and of ours, each on fresh profiles, taking turns: (bare, ours, our marks)."""
+    bare, ours, marks = [], [], []
     for _ in range(runs):
         for times, suffix, workers in ((bare, "bare/", "block"), (ours, "", "allow")):
             with fresh_profile(playwright.chromium, service_workers=workers) as context:
-                times.append(load(context.new_page(), cdn.url + suffix)["ready"])
+                facts = load(context.new_page(), cdn.url + suffix)
+            times.append(facts["ready"])
+            if suffix == "":
+                marks.append(facts["marks"])
             cdn.take_ledger()
-    return bare, ours
+    return bare, ours, marks
+
+
+# The cold visit's steps, in order (the page's marks: web/js/engine/loader.js, progress.js, the app's).
+COLD_STEPS = (
+    "load-start",
+    "plain-runtime-start",
+    "load-path-chosen",
+    "runtime-done",
+    "micropip-done",
+    "engine-done",
+    "app-ready",
+)
+
+
+def print_cold_marks(marks: list[dict]) -> None:
+    """Where a cold visit's time goes: the median of each mark (ms from navigation) and the step before it."""
+    print(
+        "\nOur cold visits, where the time goes (median ms from navigation; + the step from the mark before):"
+    )
+    previous = 0.0
+    for name in COLD_STEPS:
+        values = [mark[name] for mark in marks if mark.get(name) is not None]
+        if not values:
+            continue
+        at = statistics.median(values)
+        print(f"  {name:<22}{at:8.0f}{at - previous:+8.0f}")
+        previous = at
 
 
 def device_against_kept(playwright, cdn, runs: int) -> dict[str, list[dict]]:
@@ -269,7 +299,7 @@ def main() -> int:
                 "navigator.connection": profile_visits(playwright, cdn, args.visits, False),
                 "no navigator.connection": profile_visits(playwright, cdn, args.visits, True),
             }
-            bare, ours_cold = cold_visits(playwright, cdn, args.bare_runs)
+            bare, ours_cold, cold_marks = cold_visits(playwright, cdn, args.bare_runs)
             phone = None if args.no_phone else profile_visits(playwright, cdn, 2, False, PHONE)
             kept = (
                 device_against_kept(playwright, cdn, args.against_kept)
@@ -278,6 +308,7 @@ def main() -> int:
             )
     print_bytes(columns)
     print_visits(columns)
+    print_cold_marks(cold_marks + [rows[0]["marks"] for rows in columns.values()])
     bare_ms = statistics.median(bare)
     ours_cold += [rows[0]["ready"] for rows in columns.values()]
     ours_ms = statistics.median(ours_cold)

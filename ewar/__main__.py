@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 from .errors import EwarError
@@ -15,6 +14,8 @@ from .errors import EwarError
 def _verify(path: str, date: str | None, score: int | None) -> int:
     """Print the replay's report (no date) or the score judge's verdict (a date); exit 0 when
     it replays (or is accepted), 1 when refused, 2 when the file cannot be read."""
+    import json
+
     from .judge import judge
     from .replay import Replay, verify
 
@@ -43,7 +44,7 @@ def _bmn(pack_a: str, pack_b: str) -> int:
     except EwarError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    print(json.dumps(result.to_dict()))
+    print(result.to_json())
     return 0
 
 

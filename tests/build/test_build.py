@@ -170,20 +170,36 @@ class TestEngineWheel:
 
 
 class TestMicropipWheel:
-    def test_is_the_version_pyodide_lock_pins(self, built, info):
-        lock = json.loads((PYODIDE / "pyodide-lock.json").read_text())["packages"]["micropip"]
-        wheel = built.dist / info["micropip_wheel"]
-        assert wheel.name == lock["file_name"]
-        with zipfile.ZipFile(wheel) as archive:
-            assert "micropip/__init__.py" in archive.namelist()
+    """The page's micropip: the version pyodide-lock.json pins, from PyPI, compiled for Pyodide's Python."""
 
-    def test_is_cached_so_rebuilds_need_no_network(self, built, info):
-        cached = list(
-            (builder.DEFAULT_CACHE / "downloads").rglob(Path(info["micropip_wheel"]).name)
-        )
+    def pypi_wheel(self, info) -> Path:
+        lock = json.loads((PYODIDE / "pyodide-lock.json").read_text())["packages"]["micropip"]
+        cached = list((builder.DEFAULT_CACHE / "downloads").rglob(lock["file_name"]))
+        assert cached, "PyPI's wheel is kept in build/cache: rebuilds need no network"
+        return cached[0]
+
+    def test_is_the_version_pyodide_lock_pins_compiled(self, built, info):
+        lock = json.loads((PYODIDE / "pyodide-lock.json").read_text())
+        python = "".join(lock["info"]["python"].split(".")[:2])
+        version = lock["packages"]["micropip"]["version"]
+        sha = hashlib.sha256((built.dist / info["micropip_wheel"]).read_bytes()).hexdigest()
+        # Served immutable: the build tag names the compiled bytes.
         assert (
-            cached and cached[0].read_bytes() == (built.dist / info["micropip_wheel"]).read_bytes()
+            info["micropip_wheel"]
+            == f"pyodide/micropip-{version}-0{sha[:12]}-cp{python}-none-any.whl"
         )
+
+    def test_holds_pypis_files_with_each_module_compiled(self, built, info):
+        with zipfile.ZipFile(self.pypi_wheel(info)) as pypi:
+            sources = pypi.namelist()
+        with zipfile.ZipFile(built.dist / info["micropip_wheel"]) as compiled:
+            names = compiled.namelist()
+            magic = compiled.read("micropip/__init__.pyc")[:4]
+        with zipfile.ZipFile(built.dist / "pyodide" / "python_stdlib.zip") as stdlib:
+            stdlib_magic = stdlib.read("json/__init__.pyc")[:4]
+        assert "micropip/__init__.py" in sources and not any(n.endswith(".py") for n in names)
+        assert sorted(names) == sorted(n + "c" if n.endswith(".py") else n for n in sources)
+        assert magic == stdlib_magic  # compiled by Pyodide's own Python, as the standard library is
 
 
 # ---------------------------------------------------------------------------------------------

@@ -131,14 +131,19 @@ class TestCommandLine:
         assert run_python("-m", "ewar", "bmn", "JQK").returncode != 0
 
     def test_it_imports_only_the_game_it_plays(self):
-        """Start-up as a plain script's (benchmarks/cli_startup.py): no argparse, no judge, no game."""
+        """Start-up as a plain script's (benchmarks/cli_startup.py): no argparse, json, judge or game."""
         out = run_python("-X", "importtime", "-m", "ewar", "bmn", "K-A-", "J-Q-")
         assert out.returncode == 0, out.stderr
         imported = {
             line.rsplit("|", 1)[1].strip() for line in out.stderr.splitlines() if "|" in line
         }
         assert {"ewar.bmn", "ewar.cards"} <= imported
-        assert imported.isdisjoint({"argparse", "ewar.judge", "ewar.game", "ewar.replay"})
+        assert imported.isdisjoint({"argparse", "json", "ewar.judge", "ewar.game", "ewar.replay"})
+
+    @pytest.mark.parametrize("deal", PUBLISHED, ids=[d["name"] for d in PUBLISHED])
+    def test_its_line_is_what_json_would_write(self, deal):
+        result = play(parse_pack(deal["a"]), parse_pack(deal["b"]))
+        assert result.to_json() == json.dumps(result.to_dict())
 
 
 deck_strings = st.permutations(list(ONE_DECK)).map("".join)

@@ -93,6 +93,19 @@ test("a build without a snapshot stops the early read too", async () => {
 const { readDeviceSnapshot } = await import("../../web/js/engine/device-snapshot.js");
 const { BODY_SHA256_HEADER, DEVICE_SNAPSHOT_KEY_HEADER, hexOf } = await import("../../web/common/kept-files.js");
 
+/** A body that arrives a page at a time, each after a turn of the event loop (as a large cached body does). */
+function pageByPage(body) {
+  let offset = 0;
+  return new ReadableStream({
+    async pull(controller) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (offset >= body.length) return controller.close();
+      controller.enqueue(body.slice(offset, offset + PAGE));
+      offset += PAGE;
+    },
+  });
+}
+
 async function deviceCache(bytes, key, { damage = false } = {}) {
   const packed = packZeroPages(bytes);
   const sha256 = hexOf(await crypto.subtle.digest("SHA-256", packed.body));
@@ -107,7 +120,7 @@ async function deviceCache(bytes, key, { damage = false } = {}) {
         [DEVICE_SNAPSHOT_KEY_HEADER]: key,
         [BODY_SHA256_HEADER]: sha256,
       };
-      return new Response(packed.body.slice(), { headers });
+      return new Response(pageByPage(packed.body), { headers });
     },
     async open(name) {
       return { delete: async (url) => deleted.push([name, url]) };
@@ -124,6 +137,7 @@ test("the snapshot this device made for this build is chosen first, and read bac
   assert.equal(choice.use, true);
   assert.equal(choice.reason, "snapshot made on this device");
   assert.deepEqual(await choice.device.read(), bytes);
+  assert.equal(choice.device.read(), choice.device.read()); // one read, one hash, however many ask
 });
 
 test("one made for another build's wheel or runtime is never chosen, and is removed", async () => {
@@ -133,6 +147,13 @@ test("one made for another build's wheel or runtime is never chosen, and is remo
   assert.deepEqual(choice, { use: false, reason: "snapshot not made yet" });
   await new Promise((resolve) => setTimeout(resolve, 0));
   assert.deepEqual(deleted, [["ewar.device-snapshot", `${BASE}device-snapshot.bin`]]);
+});
+
+test("a read cut short (discarded, removed) fails rather than give a heap with a hole", async () => {
+  await deviceCache(heap(64), "key-now");
+  const own = await readDeviceSnapshot();
+  own.discard();
+  await assert.rejects(own.read(), /shorter than its runs/);
 });
 
 test("a damaged one fails its read, so the loader falls back", async () => {

@@ -18,7 +18,12 @@ from .devserver import DevServer, serve_in_foreground
 from .kept_engines import check_kept_engines, kept_inputs
 from .pipeline import BuildError, BuildResult, Context, Inputs, Step, run_pipeline
 from .snapshot import SNAPSHOT_STEPS
-from .stdlib import publish_inputs, publish_trimmed_stdlib
+from .stdlib import (
+    micropip_inputs,
+    publish_compiled_micropip,
+    publish_inputs,
+    publish_trimmed_stdlib,
+)
 from .steps import (
     BUILD_INFO,
     PYODIDE_FILES,
@@ -29,9 +34,7 @@ from .steps import (
     engine_inputs,
     engine_source_files,
     ensure_node_modules,
-    fetch_micropip,
     icons_inputs,
-    micropip_inputs,
     pyodide_inputs,
     service_worker_inputs,
     web_inputs,
@@ -49,7 +52,7 @@ STEPS: list[Step] = [
     Step("engine_wheel", build_engine_wheel, engine_inputs),
     Step("kept_engines", check_kept_engines, kept_inputs),  # the function's earlier engines
     Step("pyodide_runtime", copy_pyodide_runtime, pyodide_inputs),
-    Step("micropip_wheel", fetch_micropip, micropip_inputs),
+    Step("micropip_wheel", publish_compiled_micropip, micropip_inputs),
     # The game runs with both wheels to find what it imports: after them.
     Step("stdlib", publish_trimmed_stdlib, publish_inputs),
     Step("web", copy_web, web_inputs),

@@ -5,6 +5,7 @@ then runs the game again with the result: a module missing there fails the build
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -13,7 +14,13 @@ import zipfile
 from pathlib import Path
 
 from .pipeline import BuildError, Context, Inputs, fingerprint
-from .steps import forget_least_recent, pyodide_dir
+from .steps import (
+    forget_least_recent,
+    micropip_download_inputs,
+    pyodide_dir,
+    pyodide_python,
+    pypi_micropip,
+)
 from .toolchain import project_node, run_quiet
 
 STDLIB_ZIP = "python_stdlib.zip"
@@ -21,6 +28,7 @@ FINDER = Path("tools") / "builder" / "stdlib.mjs"
 OPTIONS = Path("tools") / "builder" / "options.mjs"  # its command line
 PROBE = Path("tools") / "builder" / "stdlib_probe.py"
 COMPILER = Path("tools") / "builder" / "stdlib_compile.py"
+THIS_MODULE = Path("tools") / "builder" / "stdlib.py"
 HOST = Path("web") / "common" / "host.js"
 TRIMMED_KEPT = 3  # trimmed zips remembered in build/cache/stdlib, by input fingerprint
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed entry times: the same inputs give the same bytes
@@ -70,14 +78,59 @@ def run_the_game(ctx: Context, stdlib: Path | None) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def compile_zip(ctx: Context, source: Path, target: Path) -> None:
+def compile_zip(ctx: Context, source: Path, target: Path, what: str) -> None:
     command = [
         str(project_node(ctx.root)),
         str(ctx.root / FINDER),
         *("--pyodide", str(pyodide_dir(ctx.root))),
         *("--compile", str(source), "--out", str(target)),
     ]
-    run_quiet(command, "compiling the trimmed standard library", cwd=ctx.root)
+    run_quiet(command, f"compiling {what}", cwd=ctx.root)
+
+
+# ---------------------------------------------------------------------------------------------
+# micropip_wheel: PyPI's micropip wheel compiled to .pyc as the standard library is (COMPILER): the page's
+# `import micropip` then compiles none of its ~35 modules (about half of that import's time in Pyodide).
+
+
+def compiled_wheel_name(wheel: str, python: str, data: bytes) -> str:
+    """micropip-0.11.1-py3-none-any.whl -> micropip-0.11.1-0<sha256[:12]>-cp314-none-any.whl: .pyc files are one
+    CPython's, and the build tag (a wheel's, which starts with a digit) names the bytes, which the compiler makes:
+    the file is served immutable (netlify.toml), so another compile must never reuse its name."""
+    name, version, *_tags = wheel.removesuffix(".whl").split("-")
+    return f"{name}-{version}-0{hashlib.sha256(data).hexdigest()[:12]}-cp{python.replace('.', '')}-none-any.whl"
+
+
+def micropip_inputs(ctx: Context) -> Inputs:
+    folder = pyodide_dir(ctx.root)
+    # This module is an input too: it names the compiled wheel (compiled_wheel_name).
+    compiler = [ctx.root / FINDER, ctx.root / OPTIONS, ctx.root / COMPILER, ctx.root / THIS_MODULE]
+    runtime = [
+        folder / name
+        for name in ("package.json", "pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
+    ]
+    return Inputs([*micropip_download_inputs(ctx), *compiler, *runtime])
+
+
+def compiled_micropip(ctx: Context) -> Path:
+    """The compiled wheel of this build's inputs, from build/cache/micropip (made when missing)."""
+    wheel = pypi_micropip(ctx)
+    kept = ctx.cache / "micropip" / fingerprint(ctx, micropip_inputs(ctx))[:24]
+    if not any(kept.glob("*.whl")):
+        kept.mkdir(parents=True, exist_ok=True)
+        partial = kept / ".compiled.partial"
+        compile_zip(ctx, wheel, partial, f"micropip {wheel.name}")
+        name = compiled_wheel_name(wheel.name, pyodide_python(ctx.root), partial.read_bytes())
+        os.replace(partial, kept / name)
+    os.utime(kept)  # most recently used
+    forget_least_recent(kept.parent, keep=TRIMMED_KEPT)
+    return next(kept.glob("*.whl"))
+
+
+def publish_compiled_micropip(ctx: Context) -> None:
+    compiled = compiled_micropip(ctx)
+    ctx.put_file(f"pyodide/{compiled.name}", compiled)
+    ctx.info["micropip_wheel"] = f"pyodide/{compiled.name}"
 
 
 def as_sources(entries: list[str]) -> list[str]:
@@ -107,7 +160,7 @@ def make_trimmed(ctx: Context, kept: Path) -> None:
         write_trimmed_zip(
             pyodide_dir(ctx.root) / STDLIB_ZIP, found["entries"], work / "sources.zip"
         )
-        compile_zip(ctx, work / "sources.zip", work / STDLIB_ZIP)
+        compile_zip(ctx, work / "sources.zip", work / STDLIB_ZIP, "the trimmed standard library")
         (work / "sources.zip").unlink()
         checked = run_the_game(ctx, work / STDLIB_ZIP)
         if as_sources(checked["entries"]) != as_sources(found["entries"]):

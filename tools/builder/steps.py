@@ -262,11 +262,12 @@ def copy_pyodide_runtime(ctx: Context) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# micropip_wheel: the version pyodide-lock.json pins, from PyPI, cached under build/cache
+# micropip_wheel: the version pyodide-lock.json pins, from PyPI, cached under build/cache; the stdlib module
+# publishes it compiled (stdlib.publish_compiled_micropip)
 
 
-def micropip_inputs(ctx: Context) -> Inputs:
-    return Inputs([pyodide_dir(ctx.root) / "pyodide-lock.json"])
+def micropip_download_inputs(ctx: Context) -> list[Path]:
+    return [pyodide_dir(ctx.root) / "pyodide-lock.json"]
 
 
 def download_micropip(ctx: Context, version: str, python: str, kept: Path) -> None:
@@ -285,20 +286,25 @@ def download_micropip(ctx: Context, version: str, python: str, kept: Path) -> No
         os.replace(kept / f".{got[0].name}.partial", kept / got[0].name)
 
 
-def fetch_micropip(ctx: Context) -> None:
+def pyodide_python(root: Path) -> str:
+    """The major.minor of the Python that Pyodide's runtime runs, from its lock file: "3.14"."""
+    lock = json.loads((pyodide_dir(root) / "pyodide-lock.json").read_text())
+    return ".".join(lock["info"]["python"].split(".")[:2])
+
+
+def pypi_micropip(ctx: Context) -> Path:
+    """PyPI's micropip wheel of the version pyodide-lock.json pins (downloaded once, kept in build/cache)."""
     lock = json.loads((pyodide_dir(ctx.root) / "pyodide-lock.json").read_text())
     entry = lock["packages"]["micropip"]
     kept = ctx.cache / "downloads" / f"micropip-{entry['version']}"
     if not (kept.is_dir() and any(kept.glob("*.whl"))):
-        python = ".".join(lock["info"]["python"].split(".")[:2])
-        download_micropip(ctx, entry["version"], python, kept)
+        download_micropip(ctx, entry["version"], pyodide_python(ctx.root), kept)
     wheel = sorted(kept.glob("*.whl"))[0]
     if wheel.name != entry["file_name"]:
         raise BuildError(
             f"PyPI's micropip wheel {wheel.name} is not {entry['file_name']}, as pyodide-lock.json says"
         )
-    ctx.put_file(f"pyodide/{wheel.name}", wheel)
-    ctx.info["micropip_wheel"] = f"pyodide/{wheel.name}"
+    return wheel
 
 
 # ---------------------------------------------------------------------------------------------

@@ -66,15 +66,18 @@ export async function readDeviceSnapshot() {
   const chunks = hit.body.getReader();
   const reading = readKept(chunks, hit.headers.get(KEPT_RUNS_HEADER));
   reading.catch(() => {}); // the loader awaits it if it uses this copy
+  let checked = null; // read()'s one promise: the early restore and the chosen path share it (one hash)
   return {
     key,
-    async read() {
-      const { bytes, body } = await reading;
-      if (globalThis.crypto?.subtle) {
-        const actual = hexOf(await crypto.subtle.digest("SHA-256", body));
-        if (actual !== sha256) throw new Error(`the device's snapshot is damaged (sha256 ${actual.slice(0, 12)}…)`);
-      }
-      return bytes;
+    read() {
+      checked ??= reading.then(async ({ bytes, body }) => {
+        if (globalThis.crypto?.subtle) {
+          const actual = hexOf(await crypto.subtle.digest("SHA-256", body));
+          if (actual !== sha256) throw new Error(`the device's snapshot is damaged (sha256 ${actual.slice(0, 12)}…)`);
+        }
+        return bytes;
+      });
+      return checked;
     },
     discard() {
       chunks.cancel().catch(() => {});

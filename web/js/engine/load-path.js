@@ -75,6 +75,19 @@ async function choose(store, snapshot, last) {
   return { use: false, reason: "snapshot not made yet" };
 }
 
+/**
+ * Whether the plain path is certain before build-info.json has answered, so that Pyodide can start at once (as a
+ * bare loadPyodide() page does) rather than after that fetch: micropip asked for, or a first visit, which holds no
+ * snapshot (`own`: readDeviceSnapshot's, `last`: readLastSnapshot's) and remembers none. Were the worker's cache to
+ * hold the build's snapshot all the same (this browser's storage cleared, not its caches), chooseSnapshot still
+ * takes it, and the runtime started here is dropped. store: the loader's choices (loader-store.js).
+ */
+export function plainPathCertain(own, last, store) {
+  const asked = requestedPath(store);
+  if (asked !== "auto") return asked === "micropip";
+  return own === null && last === null && !store.snapshotSeen();
+}
+
 /** Whether a path is forced (?load= or the stored setting): such a visit makes no snapshot for the next. */
 export function pathForced(store) {
   return requestedPath(store) !== "auto";

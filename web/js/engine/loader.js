@@ -8,7 +8,7 @@ import { installWithMicropip, restoreEngine, runtimeOf } from "../../common/host
 import { forgetDeviceSnapshot, makeSnapshotForNextVisit, readDeviceSnapshot } from "./device-snapshot.js";
 import { fetchBytes, fetchJson, LoadError, pageUrl, snapshotBytes } from "./downloads.js";
 import { publishEngineLoad } from "./engine-load.js";
-import { chooseSnapshot, pathForced, readLastSnapshot } from "./load-path.js";
+import { chooseSnapshot, pathForced, plainPathCertain, readLastSnapshot } from "./load-path.js";
 import { PATH_SHARES, PHASES, progressReporter, watchRuntimeFiles } from "./progress.js";
 
 function checkBrowser() {
@@ -44,8 +44,36 @@ function snapshotSource(buildInfo, store, choice, report, signal) {
   };
 }
 
-/** Resolves to the same shape as loadWithMicropip (plus origin), or to {failed: reason, origin} to fall back. */
-async function loadFromSnapshot(buildInfo, store, report, choice, { pyodideModule, createPyodideModule }) {
+/** Starts restoring a snapshot from `bytes` (a promise: loadPyodide awaits it only to instantiate, so the runtime's
+ * files load meanwhile); resolves to {pyodide, bridge}, its engine checked against `expect` (host.js). */
+function startRestore({ pyodideModule, createPyodideModule }, bytes, expect = {}) {
+  const restoring = pyodideModule.then(({ loadPyodide }) =>
+    restoreEngine({
+      loadPyodide,
+      indexURL: pageUrl("pyodide/"),
+      snapshot: bytes,
+      expect,
+      options: { createPyodideModule },
+    }),
+  );
+  restoring.catch(() => {}); // awaited by loadFromSnapshot if it uses this restore; dropped otherwise
+  return restoring;
+}
+
+/**
+ * A repeat visit's restore of the snapshot this device made, started as soon as it is found: before build-info.json
+ * has answered, whose only say is whether the snapshot's key is this build's (it is not after a deploy that
+ * changed the runtime or the wheel: then this restore is dropped). {device, restoring}, or null (none kept, or a
+ * path forced).
+ */
+function startDeviceRestore(own, runtime, store) {
+  if (own === null || pathForced(store)) return null;
+  return { device: own, restoring: startRestore(runtime, own.read()) };
+}
+
+/** Resolves to the same shape as loadWithMicropip (plus origin), or to {failed: reason, origin} to fall back.
+ * `early`: startDeviceRestore's, used when the choice is that same snapshot. */
+async function loadFromSnapshot(buildInfo, store, report, choice, runtime, early) {
   const aborter = new AbortController();
   report("runtime", 0);
   report("engine", 0);
@@ -57,20 +85,17 @@ async function loadFromSnapshot(buildInfo, store, report, choice, { pyodideModul
   });
   bytes.catch(() => {}); // awaited by loadPyodide; a failure before that is handled below, not unhandled
   const stopWatching = watchRuntimeFiles(report, buildInfo.runtime_files);
+  const expect = { version: buildInfo.engine_version };
+  const restoring = early && early.device === choice.device ? early.restoring : startRestore(runtime, bytes, expect);
   try {
-    const { loadPyodide, version } = await pyodideModule;
+    const { version } = await runtime.pyodideModule;
     performance.mark("ewar:pyodide-imported");
     if (version !== source.pyodideVersion || source.engineVersion !== buildInfo.engine_version) {
       throw new Error(`made for Pyodide ${source.pyodideVersion} and engine ${source.engineVersion}`);
     }
-    // The runtime's files download while the snapshot does: loadPyodide awaits it only to instantiate.
-    const { pyodide, bridge } = await restoreEngine({
-      loadPyodide,
-      indexURL: pageUrl("pyodide/"),
-      snapshot: bytes,
-      expect: { version: buildInfo.engine_version },
-      options: { createPyodideModule },
-    });
+    const { pyodide, bridge } = await restoring;
+    const held = JSON.parse(runtimeOf(pyodide).loaded())[0]; // an early restore knew no build-info to expect
+    if (held !== expect.version) throw new Error(`the restored engine is ${held}, not ${expect.version}`);
     performance.mark("ewar:restored");
     report("runtime", 1);
     report("engine", 0.95);
@@ -130,15 +155,24 @@ async function step(key, params, action) {
   }
 }
 
-async function loadWithMicropip(buildInfo, report, { pyodideModule, createPyodideModule }) {
+/** Pyodide started plainly (no snapshot): resolves to the runtime, or rejects with a LoadError. */
+function startPlainRuntime({ pyodideModule, createPyodideModule }) {
+  performance.mark("ewar:plain-runtime-start");
+  const started = pyodideModule.then(({ loadPyodide }) =>
+    step("loading.errorMissing", { file: "pyodide/" }, () =>
+      loadPyodide({ indexURL: pageUrl("pyodide/"), createPyodideModule }),
+    ),
+  );
+  started.catch(() => {}); // awaited by loadWithMicropip, which reports a failure
+  return started;
+}
+
+async function loadWithMicropip(buildInfo, report, plainRuntime) {
   report("runtime", 0);
   // Both wheels download while the runtime does, instead of one after the other once Python is up; a wheel that
   // cannot be had is said at once, not once the runtime is up.
   const stopWatching = watchRuntimeFiles(report, buildInfo.runtime_files);
-  const runtime = pyodideModule.then(async ({ loadPyodide }) => {
-    const loaded = await step("loading.errorMissing", { file: "pyodide/" }, () =>
-      loadPyodide({ indexURL: pageUrl("pyodide/"), createPyodideModule }),
-    );
+  const runtime = plainRuntime.then((loaded) => {
     report("runtime", 1);
     return loaded;
   });
@@ -191,6 +225,13 @@ async function load(store, onProgress, onPath) {
   // A repeat visit's 12-31 MB read (the snapshot this device made, or the build's kept one), beside build-info's.
   const ownSnapshot = pathForced(store) ? Promise.resolve(null) : readDeviceSnapshot();
   const lastSnapshot = readLastSnapshot(store);
+  // A first visit's Pyodide starts as soon as the plain path is certain, not after build-info's fetch: its wasm
+  // then compiles while the page's other files arrive (about 150-200 ms sooner).
+  const earlyPlain = Promise.all([ownSnapshot, lastSnapshot]).then(([own, last]) =>
+    plainPathCertain(own, last, store) ? { started: startPlainRuntime(runtime) } : null,
+  );
+  // A repeat visit's restore starts as soon as the device's snapshot is found, beside build-info's fetch.
+  const earlyRestore = ownSnapshot.then((own) => startDeviceRestore(own, runtime, store));
   const buildInfo = await fetchJson("build-info.json");
   const choice = await chooseSnapshot(store, buildInfo, lastSnapshot, ownSnapshot);
   let reason = choice.reason;
@@ -198,7 +239,7 @@ async function load(store, onProgress, onPath) {
   if (choice.use) {
     onPath("snapshot", Object.keys(PATH_SHARES.snapshot));
     const report = progressReporter(onProgress, PATH_SHARES.snapshot);
-    const fast = await loadFromSnapshot(buildInfo, store, report, choice, runtime);
+    const fast = await loadFromSnapshot(buildInfo, store, report, choice, runtime, await earlyRestore);
     if (!fast.failed) return markReady({ ...fast, reason });
     console.warn(`ewar: memory snapshot not used (${fast.failed}); loading with micropip`);
     reason = `snapshot failed: ${fast.failed}`;
@@ -206,7 +247,8 @@ async function load(store, onProgress, onPath) {
     if (choice.device) await forgetDeviceSnapshot(store, choice.device, buildInfo.device_snapshot_key);
   }
   onPath("micropip", PHASES);
-  const engine = await loadWithMicropip(buildInfo, progressReporter(onProgress, PATH_SHARES.micropip), runtime);
+  const plainRuntime = (await earlyPlain)?.started ?? startPlainRuntime(runtime);
+  const engine = await loadWithMicropip(buildInfo, progressReporter(onProgress, PATH_SHARES.micropip), plainRuntime);
   if (!pathForced(store) && !choice.device) makeSnapshotForNextVisit(buildInfo, store);
   return markReady({ ...engine, reason });
 }
