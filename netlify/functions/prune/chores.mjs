@@ -2,7 +2,7 @@
 // deletes or clears at most BATCH rows, so no chore holds locks long or outlasts a scheduled function.
 
 import { addDays } from "../../../web/common/clock.js";
-import { submissionDates } from "../../../web/common/contract.js";
+import { DAY_MS, submissionDates } from "../../../web/common/contract.js";
 import { IDLE_DAYS } from "../../database/friends-store.mjs";
 import { REPLAY_DAYS } from "../../database/scores-store.mjs";
 
