@@ -2,6 +2,7 @@
 // tabs (today, yesterday, an earlier day picked) and the board of the day shown (loaded by board-loader.js, drawn by
 // leaderboard-view.js), forget me. It lives in the menu, or in the result of a scored daily ("board-place").
 
+import { previousDay } from "../../common/clock.js";
 import { ENDPOINTS, submissionDates } from "../../common/contract.js";
 import { checkName } from "../../common/names.js";
 import { formatDate, t } from "../base/i18n.js";
