@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from players import HumanLikePlayer, play
 
-from ewar import bridge, cpu, daily_deals
+from ewar import bridge, cpu, daily_deals, editions
 from ewar.deal import (
     DAY_MS,
     SOUTH,
@@ -25,18 +25,21 @@ from ewar.game import Game
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_every_daily_has_the_same_form():
+def test_every_daily_of_an_edition_has_the_same_form():
     dates = [f"2027-{month:02d}-{day:02d}" for month in (1, 4, 7, 10) for day in (1, 9, 17, 25)]
-    assert {Game.daily(date).form for date in dates} == {cpu.DAILY_FORM_PERMILLE}
+    assert {Game.daily(date).form for date in dates} == {editions.NEWEST.form_permille}
+    earlier = ["2026-11-20", "2026-12-01", "2026-12-07"]  # the 3.1.0 edition's dates
+    assert {Game.daily(date).form for date in earlier} == {editions.EDITIONS[0].form_permille}
 
 
 def test_the_daily_form_follows_the_human_s_cards():
     """Slower computer players when the human holds few cards, quicker when many: the deal's luck
     evened out (1.4 x the daily form with none, 1 x with half the deck, 0.6 x with all)."""
-    base = cpu.DAILY_FORM_PERMILLE
-    assert cpu.daily_form(26) == base
-    assert cpu.daily_form(0) == base * 1400 // 1000 and cpu.daily_form(52) == base * 600 // 1000
-    forms = [cpu.daily_form(cards) for cards in range(53)]
+    base = editions.NEWEST.form_permille
+    assert cpu.daily_form(base, 26) == base
+    assert cpu.daily_form(base, 0) == base * 1400 // 1000
+    assert cpu.daily_form(base, 52) == base * 600 // 1000
+    forms = [cpu.daily_form(base, cards) for cards in range(53)]
     assert forms == sorted(forms, reverse=True)
 
 
@@ -61,7 +64,7 @@ def test_a_daily_s_computer_slaps_use_that_form():
     game.cpus = [Recording(temperament) for temperament in game.cpus]
     play(game, HumanLikePlayer(500, 3))
     assert len({cards for _, cards in asked}) > 5  # the human's cards changed over the game
-    assert all(form == cpu.daily_form(cards) for form, cards in asked)
+    assert all(form == cpu.daily_form(game.form, cards) for form, cards in asked)
 
 
 class TestSteadyDailyDeals:
