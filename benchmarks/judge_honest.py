@@ -61,8 +61,14 @@ def main(argv: list[str] | None = None) -> int:
     verdicts = {model: {median: Counter() for median in MEDIANS} for model in MODELS}
     tasks = [(model, number) for number in range(args.games) for model in MODELS]
     with Pool(args.workers) as pool:
-        for model, median, said in pool.imap_unordered(verdict, tasks, chunksize=8):
+        for done, (model, median, said) in enumerate(
+            pool.imap_unordered(verdict, tasks, chunksize=8), 1
+        ):
             verdicts[model][median][said] += 1
+            if said != "accepted" or done % 500 == 0:  # a long run shows how it goes
+                refused = sum(c[k] for m in verdicts.values() for c in m.values() for k in c)
+                refused -= sum(c["accepted"] for m in verdicts.values() for c in m.values())
+                print(f"  {done} of {len(tasks)} judged, {refused} refused", file=sys.stderr)
     print(
         f"engine {__version__}: the judge against {args.games} honest dailies of each model "
         f"(medians {MEDIANS.start}-{MEDIANS.stop - 1} ms in turn, taps unstoppable in their last "
