@@ -9,6 +9,7 @@ standard deviation of ~8%: the first measure alone flags noise). Printed per mod
 the band, the lowest, median and highest rate, and the dates still outside.
 
     nice -n 10 python benchmarks/daily_year.py [--year 2027] [--games 40] [--workers 2]
+    nice -n 10 python benchmarks/daily_year.py --dates 2026-12-09:2027-02-13   # a span instead
 """
 
 from __future__ import annotations
@@ -80,13 +81,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=40, help="games a date and model")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--every", type=int, default=1, help="every Nth date (1: all)")
+    parser.add_argument("--dates", help="FIRST:LAST, a span of dates instead of the year")
     args = parser.parse_args(argv)
-    dates = dates_of(args.year)[:: args.every]
+    if args.dates:
+        first, last = (datetime.date.fromisoformat(d) for d in args.dates.split(":"))
+        span = [(first + datetime.timedelta(d)).isoformat() for d in range((last - first).days + 1)]
+    else:
+        span = dates_of(args.year)
+    dates = span[:: args.every]
     started = time.perf_counter()
     tally, again = measure(dates, args.games, args.workers)
     low, high = BAND
     print(
-        f"engine {__version__}: the dailies of {args.year} at {PACE} ms, {len(dates)} dates, "
+        f"engine {__version__}: the dailies of {args.dates or args.year} at {PACE} ms, "
+        f"{len(dates)} dates, "
         f"{args.games} games a date and model; {again} date-models outside {low:.0%}-{high:.0%} "
         f"measured again with {3 * args.games} more and pooled"
     )
