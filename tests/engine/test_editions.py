@@ -115,6 +115,8 @@ class TestPublished:
         )
 
     def test_the_record_reaches_past_the_dates_begun(self):
+        """Every begun date is guarded: past the deal table a date plays its first candidate, and
+        extending the table (a yearly task) must not reach a date begun by then."""
         assert max(self.record["daily_seeds"]) > begun_through()
         assert min(self.record["daily_seeds"]) < editions.NEWEST.starts
 
