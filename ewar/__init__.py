@@ -1,3 +1,3 @@
 """Egyptian War: a deterministic, real-time Egyptian Ratscrew rules engine."""
 
-__version__ = "4.0.0"
+__version__ = "5.0.0"

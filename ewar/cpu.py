@@ -18,22 +18,19 @@ SPEEDS = ("slow", "normal", "fast")
 FLIP_BASE_MS = 450
 FLIP_SPREAD_MS = 200  # two draws below this are added: a triangular spread
 FORM_PERMILLE = (700, 1300)  # a practice game's form scales every slap reaction by 0.7 to 1.3
-DAILY_FORM_PERMILLE = 1040  # a daily's form: the same every day (docs/rules.md, steady dailies)
+# A daily's form is the same every day of an edition (editions.py; docs/rules.md, steady dailies).
 # In a daily the form follows the human's cards: slower when the human holds few, quicker when
 # many, by this many permille of the form for the half deck (26 cards) between; so the deal's luck
 # is evened out and every date is about as hard (benchmarks/fair_daily.py; docs/engine.md).
 CATCH_UP_PERMILLE = 800
 
 
-def daily_form(human_cards: int, deck: int = 52) -> int:
-    """The computer players' form in a daily while the human holds ``human_cards`` of ``deck``:
-    1.4 x the daily form with none, 1.0 x with half, 0.6 x with all (for 800 permille)."""
+def daily_form(base: int, human_cards: int, deck: int = 52) -> int:
+    """The computer players' form in a daily of form ``base`` (its edition's) while the human holds
+    ``human_cards`` of ``deck``: 1.4 x the base with none, 1.0 x with half, 0.6 x with all (for
+    800 permille)."""
     half = deck // 2
-    return (
-        DAILY_FORM_PERMILLE
-        * (1000 * deck + CATCH_UP_PERMILLE * (half - human_cards))
-        // (1000 * deck)
-    )
+    return base * (1000 * deck + CATCH_UP_PERMILLE * (half - human_cards)) // (1000 * deck)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 
 from .cards import card_name, full_deck
-from .daily_deals import CHOICES, FIRST_DATE
+from .editions import edition_of
 from .errors import InvalidSeedError
 from .rng import Rng
 
@@ -19,7 +19,6 @@ MAX_SEED = (1 << 53) - 1  # seeds the page handles must survive a JavaScript num
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 DAY_MS = 86_400_000
 _EPOCH = datetime.date(1970, 1, 1)
-_FIRST_CHOSEN = datetime.date.fromisoformat(FIRST_DATE)
 # A daily may be sent for the leaderboard on its own UTC day and the next
 # (web/common/contract.js SUBMISSION_DAYS, which tests/function/contract.test.mjs checks against
 # this): its deal is not practice until then.
@@ -52,15 +51,13 @@ def candidate_seed(date: str, candidate: int) -> int:
 
 def daily_seed(date: str) -> int:
     """The seed of the daily deal of a UTC date, the same for everyone: the date's candidate deal
-    that ``daily_deals.py`` names (steady dailies: chosen so that every date is about as hard).
+    that its edition's deal table names (``editions.py``; steady dailies: chosen so that every
+    date is about as hard).
 
     >>> daily_seed("2026-11-30") == daily_seed("2026-11-30") != daily_seed("2026-12-01")
     True
     """
-    day = datetime.date.fromisoformat(check_date(date))
-    index = (day - _FIRST_CHOSEN).days
-    chosen = int(CHOICES[index]) if 0 <= index < len(CHOICES) else 0
-    return candidate_seed(date, chosen)
+    return candidate_seed(date, edition_of(check_date(date)).deals.candidate(date))
 
 
 def day_start_ms(date: str) -> int:

@@ -18,6 +18,7 @@ from enum import StrEnum
 from . import cpu
 from .cards import card_name
 from .deal import SEATS, SOUTH, Deal, check_seed, daily_seed, deal
+from .editions import NEWEST, edition_of
 from .errors import (
     GameOverError,
     IllegalActionError,
@@ -133,6 +134,8 @@ class Game:
                 )
             seed = daily_seed(date)
         self.seed = check_seed(seed)
+        # what a daily depends on, by its date (a deploy changes no daily); practice: the newest
+        self.edition = edition_of(date) if date is not None else NEWEST
         self.mode, self.speed, self.lenient, self.date = mode, speed, bool(lenient), date
         self.house = HouseRules(house_rules)  # practice only: extra patterns (house_rules.py)
         self.cpus = cpu.TABLES[speed]  # West, North, East
@@ -144,7 +147,7 @@ class Game:
             self.deal = deal_override
         form = cpu.draw_form(self.rng)  # drawn for a daily too, so the draws after it match
         # the computer players' form in this game: a daily's is the same every day (steady dailies)
-        self.form = cpu.DAILY_FORM_PERMILLE if date is not None else form
+        self.form = self.edition.form_permille if date is not None else form
         self.table = Table(self.deal.packs, self.deal.first, lenient=self.lenient, house=self.house)
         self.clock = 0
         self.outcome: Outcome | None = None
@@ -158,7 +161,7 @@ class Game:
         self.reactions: list[int] = []
         # each valid human slap that beat a computer player's pending slap: by how many ms
         self.races: list[int] = []
-        self.patterns = PatternLog()
+        self.patterns = PatternLog(covered_too_late=self.edition.covered_too_late)
         self.tally = Tally()
         self.last_change_ms = 0  # when the last happening took place
         self._queue: list[tuple[int, int, int, int]] = []  # (time, order, seat, sequence)
@@ -426,7 +429,7 @@ class Game:
     def _decide_slaps(self, when: int) -> None:
         table, rng, form = self.table, self.rng, self.form
         if self.date is not None:  # a daily, or a past daily played again
-            form = cpu.daily_form(len(table.packs[SOUTH]), table.total)
+            form = cpu.daily_form(self.form, len(table.packs[SOUTH]), table.total)
         if table.pattern():
             for seat in CPU_SEATS:
                 if not table.eliminated[seat]:

@@ -43,16 +43,19 @@ class PatternWindow:
 class PatternLog:
     """The windows of one game so far, oldest first, and the one on top now (if any)."""
 
-    __slots__ = ("current", "windows")
+    __slots__ = ("covered_too_late", "current", "windows")
 
-    def __init__(self) -> None:
+    def __init__(self, *, covered_too_late: bool = True) -> None:
         self.windows: list[PatternWindow] = []
         self.current: tuple[str, int, int] | None = None  # (pattern, shown_at, shown_by)
+        # a slap just after the card that covered its pattern is only too late (editions.py: not
+        # in the dailies of the 3.1.0 edition, where it is a wrong slap)
+        self.covered_too_late = covered_too_late
 
     def __deepcopy__(self, memo: dict) -> PatternLog:
         # windows never change once closed: a copy of the list is a full copy (refused
         # actions restore a saved game, so this keeps saving cheap)
-        twin = PatternLog()
+        twin = PatternLog(covered_too_late=self.covered_too_late)
         twin.windows, twin.current = list(self.windows), self.current
         return twin
 
@@ -73,13 +76,19 @@ class PatternLog:
     def too_late_for(self, when: int, seat: int, table: Table) -> PatternWindow | None:
         """The pattern a slap of ``seat`` at ``when`` on ``table`` came just too late for, if any:
         one that went at most ``TOO_LATE_WINDOW_MS`` before, nothing having shown since, taken by
-        another player's valid slap or covered by the card still on top; else None."""
+        another player's valid slap or (``covered_too_late``) covered by the card still on top;
+        else None."""
         last = self.windows[-1] if self.windows else None
         if self.current is not None or last is None or when - last.ended_at > TOO_LATE_WINDOW_MS:
             return None
         if last.end == SLAPPED and last.ended_by != seat:
             return last
-        if last.end == COVERED and table.pile and table.pile[-1] == last.cover:
+        if (
+            self.covered_too_late
+            and last.end == COVERED
+            and table.pile
+            and table.pile[-1] == last.cover
+        ):
             return last
         return None
 

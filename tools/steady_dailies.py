@@ -1,16 +1,18 @@
 """Choose each date's daily deal among its candidates, so every date is about as hard (issue 18).
 
 A date has candidate deals 0, 1, 2, ... (``ewar.deal.candidate_seed``). For each date this tool
-plays candidate 0 with human-like players of 650 ms (tests/players.py, taps unstoppable in their
-last 200 ms) and keeps it when their win rate lies in the inner band; else it tries the next
-candidate, and takes the nearest to the middle when none lands inside. The players here are
+plays candidate 0 with human-like players of 650 ms under both models of tests/players.py
+(lognormal and ex-Gaussian, taps unstoppable in their last 200 ms) and keeps it when the mean of
+the two win rates lies in the inner band and each model's in its own wider band; else it tries
+the next candidate, and takes the nearest to the middle when none lands inside. The players here are
 numbered apart from the ones ``benchmarks/fair_daily.py`` measures with: the measure is not the
 tuning. The choices are written to ``ewar/daily_deals.py``, which the engine reads.
 
-    nice python -m tools.steady_dailies --through 2028-12-31 [--workers 2]
+    nice python -m tools.steady_dailies --through 2028-12-31 [--workers 2] [--again-after DATE]
 
 Dates already in the table keep their choice (a daily never changes once published); the run
-only appends dates after the table's last one.
+only appends dates after the table's last one, or, with ``--again-after``, chooses again every
+date after DATE, which must not be before the newest edition's first date (ewar/editions.py).
 """
 
 from __future__ import annotations
@@ -26,41 +28,74 @@ sys.path[:0] = [str(ROOT)]
 
 TABLE = ROOT / "ewar" / "daily_deals.py"
 PACE = 650
-GAMES = 60  # a win rate to about +-6.4% (one standard deviation at 47%)
-INNER_BAND = (0.36, 0.58)  # inside the 25-65% band by more than 1.5 standard deviations
+GAMES = (
+    24  # per model and stage: a candidate is played in one stage, or two when the first is unclear
+)
+INNER_BAND = (
+    0.37,
+    0.57,
+)  # the mean of the two rates (+-5.6% at two stages, one standard deviation)
+MODEL_BAND = (0.33, 0.59)  # each model's own rate: the two disagree on some deals
+CLEAR = (
+    0.06  # after one stage, a candidate this far inside both bands is kept, this far out dropped
+)
 MIDDLE = 0.47
 CANDIDATES = 10  # a digit each: 0-9
 TUNING_PLAYERS = 1_000_003  # players numbered from here: none of the benchmark's
 
 
-def tuning_rate(date: str, candidate: int) -> float:
-    """The share of ``GAMES`` games of a date's candidate deal that tuning players of 650 ms win."""
+def tuning_rate(date: str, candidate: int, stage: int = 0) -> tuple[float, float]:
+    """The shares of ``GAMES`` games of a date's candidate deal that tuning players of 650 ms win,
+    lognormal and ex-Gaussian (each ``stage`` its own players)."""
     from ewar import game as game_module
     from ewar.deal import candidate_seed
-    from harness.players import HumanLikePlayer, play
+    from harness.players import ExGaussianPlayer, HumanLikePlayer, play
 
     seed = candidate_seed(date, candidate)
     real = game_module.daily_seed
     game_module.daily_seed = lambda _date: seed  # the daily of this date, on this candidate
     try:
-        wins = 0
-        for number in range(GAMES):
-            player = HumanLikePlayer(PACE, TUNING_PLAYERS + number * 7_919, commit_ms=200)
-            wins += play(game_module.Game.daily(date), player).outcome.won
+        rates = []
+        for model in (HumanLikePlayer, ExGaussianPlayer):
+            wins = 0
+            for number in range(stage * GAMES, (stage + 1) * GAMES):
+                player = model(PACE, TUNING_PLAYERS + number * 7_919, commit_ms=200)
+                wins += play(game_module.Game.daily(date), player).outcome.won
+            rates.append(wins / GAMES)
     finally:
         game_module.daily_seed = real
-    return wins / GAMES
+    return rates[0], rates[1]
 
 
-def choose(date: str) -> tuple[str, int, list[float]]:
-    """The date, its chosen candidate and the rates measured on the way."""
-    low, high = INNER_BAND
+def distance(rates: tuple[float, float]) -> float:
+    """How far a candidate's rates lie outside the bands: the largest step out (negative: how far
+    inside the nearest edge)."""
+    mean = sum(rates) / len(rates)
+    steps = [INNER_BAND[0] - mean, mean - INNER_BAND[1]]
+    steps += [step for rate in rates for step in (MODEL_BAND[0] - rate, rate - MODEL_BAND[1])]
+    return max(steps)
+
+
+def candidate_rates(date: str, candidate: int) -> tuple[float, float]:
+    """A candidate's rates: one stage of games when it lies clearly inside or outside the bands,
+    else the mean of two stages."""
+    first = tuning_rate(date, candidate)
+    if abs(distance(first)) >= CLEAR:
+        return first
+    second = tuning_rate(date, candidate, stage=1)
+    return (first[0] + second[0]) / 2, (first[1] + second[1]) / 2
+
+
+def choose(date: str) -> tuple[str, int, list[tuple[float, float]]]:
+    """The date, its chosen candidate and the rates (lognormal, ex-Gaussian) measured on the way."""
     rates = []
     for candidate in range(CANDIDATES):
-        rates.append(tuning_rate(date, candidate))
-        if low <= rates[-1] <= high:
+        rates.append(candidate_rates(date, candidate))
+        if distance(rates[-1]) <= 0:
             return date, candidate, rates
-    nearest = min(range(CANDIDATES), key=lambda k: abs(rates[k] - MIDDLE))
+    nearest = min(
+        range(CANDIDATES), key=lambda k: (distance(rates[k]), abs(sum(rates[k]) / 2 - MIDDLE))
+    )
     return date, nearest, rates
 
 
@@ -80,15 +115,29 @@ def write_table(first: str, choices: str, path: Path = TABLE) -> None:
     path.write_text("\n".join(lines))
 
 
+def kept_choices(first: str, choices: str, after: str) -> str:
+    """The table's choices through ``after``, which must not be before the first date of the
+    newest edition: a date that may have begun never gets another deal."""
+    from ewar.editions import EDITIONS
+
+    if after < EDITIONS[-1].starts:
+        raise SystemExit(f"{after} is before {EDITIONS[-1].starts}: its deal may be published")
+    days = (datetime.date.fromisoformat(after) - datetime.date.fromisoformat(first)).days + 1
+    return choices[:days]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--through", required=True, help="last date to choose (YYYY-MM-DD)")
     parser.add_argument("--first", help="first date when the table is still empty")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--again-after", help="choose again every date after this one")
     args = parser.parse_args(argv)
     from ewar.daily_deals import CHOICES, FIRST_DATE
 
     first = FIRST_DATE if CHOICES else (args.first or FIRST_DATE)
+    if args.again_after:
+        CHOICES = kept_choices(first, CHOICES, args.again_after)  # noqa: N806
     start = datetime.date.fromisoformat(first) + datetime.timedelta(days=len(CHOICES))
     end = datetime.date.fromisoformat(args.through)
     dates = [(start + datetime.timedelta(d)).isoformat() for d in range((end - start).days + 1)]
@@ -96,7 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     with ProcessPoolExecutor(args.workers) as pool:
         for date, candidate, rates in pool.map(choose, dates):
             choices += str(candidate)
-            print(date, candidate, " ".join(f"{r:.0%}" for r in rates), flush=True)
+            measured = " ".join(f"{a:.0%}/{b:.0%}" for a, b in rates)
+            print(date, candidate, measured, flush=True)
             write_table(first, choices)  # each date kept as it comes: a stopped run resumes
     return 0
 

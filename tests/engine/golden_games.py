@@ -34,7 +34,10 @@ CASES = [
     ("exact-slow-1", lambda: Game(1, speed="slow"), "exact", 380),
     ("exact-normal-2", lambda: Game(2, speed="normal"), "exact", 330),
     ("exact-fast-3", lambda: Game(3, speed="fast"), "exact", 260),
+    # the 3.1.0 edition's daily (ewar/editions.py): pinned as engine 3.1.0 played it, digest and all
     ("exact-daily-2026-11-30", lambda: Game.daily("2026-11-30"), "exact", 300),
+    # the 4.0.0 edition's first date (its deal kept when the later dates were chosen again)
+    ("exact-daily-2026-12-08", lambda: Game.daily("2026-12-08"), "exact", 300),
     ("careless-normal-4-lenient", lambda: Game(4, speed="normal", lenient=True), "careless", 4),
     ("careless-fast-5", lambda: Game(5, speed="fast"), "careless", 5),
 ]
