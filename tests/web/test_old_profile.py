@@ -81,8 +81,9 @@ def test_a_profile_kept_before_the_split_loads_and_its_queued_score_is_sent_once
         """async ({ profile, record }) => {
           for (const [key, value] of Object.entries(profile)) localStorage.setItem(key, value);
           const { enqueue } = await import("./common/outbox.js");
+          const { systemClock } = await import("./common/clock.js");
           const { id, name, date, score, replay, player } = record;
-          await enqueue({ id, name, date, score, replay, player });
+          await enqueue({ id, name, date, score, replay, player }, { clock: systemClock() });
         }""",
         {"profile": profile, "record": json.loads(profile["ewar.scores"])[today]},
     )
