@@ -4,13 +4,17 @@ it passed: a test that fails by chance shows as 9/10, not as one red run among g
     python benchmarks/web_repeats.py                 # 10 runs of tests/web on two workers
     python benchmarks/web_repeats.py --runs 3 -- -k watch
 
-The build comes first (`python build.py build`); each run is the suite's own pytest invocation for tests/web
-(two pytest-xdist workers by file), its outcomes read from a JUnit XML report. Exits 1 if any test failed once.
+From a fresh clone too: the test requirements are installed first (as `python build.py test` installs them), then
+the build (`python build.py build`); each run is the suite's own pytest invocation for tests/web (its pytest-xdist
+workers by file, EWAR_TEST_WORKERS as the suite reads it), its outcomes read from a JUnit XML report. Prints each
+run's failures as they come, then every test's pass count (the ones that failed at least once first). Exits 1 if any
+test failed once.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
@@ -20,6 +24,14 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tools.builder.suite import (  # noqa: E402 (after the path insert)
+    chromium_for_tests,
+    install_test_requirements,
+    parallel_arguments,
+)
 
 
 def outcomes(report: Path) -> dict[str, str]:
@@ -38,11 +50,13 @@ def outcomes(report: Path) -> dict[str, str]:
     return found
 
 
-def run_once(pytest_args: list[str], report: Path) -> tuple[int, float]:
+def run_once(pytest_args: list[str], report: Path, env: dict[str, str]) -> tuple[int, float]:
     started = time.monotonic()
     command = [sys.executable, "-m", "pytest", "tests/web", "-q", "-p", "no:cacheprovider"]
-    command += ["-n", "2", "--dist", "loadfile", f"--junitxml={report}", *pytest_args]
-    code = subprocess.run(command, cwd=ROOT, check=False, stdout=subprocess.DEVNULL).returncode
+    command += [*parallel_arguments(pytest_args), f"--junitxml={report}", *pytest_args]
+    code = subprocess.run(
+        command, cwd=ROOT, check=False, env=env, stdout=subprocess.DEVNULL
+    ).returncode
     return code, time.monotonic() - started
 
 
@@ -51,13 +65,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("pytest_args", nargs="*", help="after --: passed to pytest")
     options = parser.parse_args(argv)
+    install_test_requirements(ROOT)
+    env = {**os.environ, "EWAR_CHROMIUM": chromium_for_tests()}
     subprocess.run([sys.executable, "build.py", "build"], cwd=ROOT, check=True)
     passes: dict[str, int] = defaultdict(int)
     seen: dict[str, int] = defaultdict(int)
     with tempfile.TemporaryDirectory(prefix="ewar-web-repeats-") as folder:
         for number in range(1, options.runs + 1):
             report = Path(folder) / f"run{number}.xml"
-            code, seconds = run_once(options.pytest_args, report)
+            code, seconds = run_once(options.pytest_args, report, env)
             if not report.is_file():
                 print(f"run {number}: pytest exited {code} without a report", flush=True)
                 return 1
@@ -72,10 +88,9 @@ def main(argv: list[str] | None = None) -> int:
             )
             for name in failed:
                 print(f"  failed: {name}", flush=True)
-    print(f"\npasses per test over {options.runs} runs (only those not passing every run):")
-    flaky = {name: count for name, count in passes.items() if count < seen[name]}
-    for name in sorted(flaky):
-        print(f"  {flaky[name]}/{seen[name]}  {name}")
+    print(f"\npasses per test over {options.runs} runs (those that failed once first):")
+    for name in sorted(seen, key=lambda name: (passes[name] == seen[name], name)):
+        print(f"  {passes[name]:>3}/{seen[name]:<3} {name}")
     total_failures = sum(seen[name] - passes[name] for name in seen)
     print(f"{len(seen)} tests, {total_failures} failures in {options.runs} runs")
     return 1 if total_failures else 0

@@ -40,7 +40,8 @@ def wait_until_served(url: str, seconds: float = 180) -> None:
         except OSError:
             if time.monotonic() > deadline:
                 raise
-        time.sleep(0.5)
+        assert time.monotonic() < deadline, f"{url} not served within {seconds} s"
+        time.sleep(0.5)  # between two tries of a server still starting
 
 
 def board_total(url: str) -> int:

@@ -8,7 +8,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from pagedriver import SNAPSHOT_PATH, loaded_page, on_test_time
+from pagedriver import READY_MS, SNAPSHOT_PATH, loaded_page, on_test_time
 
 from harness.build_module import load_build_module
 
@@ -75,6 +75,9 @@ def open_context(browser, server_url: str, **options) -> object:
     defaults = {"base_url": server_url, "service_workers": "block", "bypass_csp": True}
     fresh = browser.new_context(**{**defaults, **options})
     fresh.add_init_script(script=SNAPSHOT_PATH)
+    # A navigation waits for the page's load event as long as the engine may take to load (Playwright's 30 s
+    # default was exceeded once at a load average of 30).
+    fresh.set_default_navigation_timeout(READY_MS)
     if fake_clock:
         on_test_time(fresh, time=clock_time)
     return fresh

@@ -53,17 +53,76 @@ def pattern_on_top(top: list[str]) -> str | None:
     return None
 
 
+POLL_MS = 25  # between two looks at a condition: the one pause of the browser tests, always under a deadline
+
+
+def wait_until(page, check: Callable[[], Any], *, timeout_ms: int = 30_000, what: str = "") -> Any:
+    """Waits (wall time) until check() is truthy; its value. For conditions the test holds (requests its routes
+    saw, events it heard): Playwright runs their handlers while the test waits on the page, here between looks."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not (value := check()):
+        assert time.monotonic() < deadline, f"not within {timeout_ms} ms: {what or check}"
+        page.wait_for_timeout(POLL_MS)
+    return value
+
+
 def wait_for(page, predicate: str, *, timeout_ms: int = 30_000) -> Any:
     """Waits (wall time) until the JS predicate is truthy; its value. Polls with page.evaluate, which a
     Content-Security-Policy without 'unsafe-eval' allows (page.wait_for_function's string predicates it does not)."""
+    return wait_until(page, lambda: page.evaluate(predicate), timeout_ms=timeout_ms, what=predicate)
+
+
+class Traffic:
+    """The requests of a context (its pages' and its service worker's) whose URL holds `part`, counted as the
+    browser reports them: started, and ended (answered, fulfilled by a route, or failed)."""
+
+    def __init__(self, context, part: str = "/api/") -> None:
+        self.started: list = []
+        self.ended: list = []
+        keep = lambda into: lambda request: into.append(request) if part in request.url else None  # noqa: E731
+        context.on("request", keep(self.started))
+        context.on("requestfinished", keep(self.ended))
+        context.on("requestfailed", keep(self.ended))
+
+    def in_flight(self) -> int:
+        return len(self.started) - len(self.ended)
+
+
+def wait_quiet(page, traffic: Traffic, *, timeout_ms: int = 30_000) -> None:
+    """Until none of `traffic`'s requests is in flight, also after one more round trip to the page (which runs
+    after the tasks and microtasks the page had queued, so a request they start is seen): the signal that the
+    page is done asking, before a test counts what it asked for."""
     deadline = time.monotonic() + timeout_ms / 1000
     while True:
-        value = page.evaluate(predicate)
-        if value or time.monotonic() > deadline:
-            break
-        page.wait_for_timeout(25)
-    assert value, f"not within {timeout_ms} ms: {predicate}"
-    return value
+        wait_until(
+            page, lambda: traffic.in_flight() == 0, timeout_ms=timeout_ms, what="requests in flight"
+        )
+        page.evaluate("() => new Promise((resolve) => queueMicrotask(resolve))")
+        if traffic.in_flight() == 0:
+            return
+        assert time.monotonic() < deadline, f"requests still in flight after {timeout_ms} ms"
+
+
+# The outbox's Web Lock (web/common/outbox.js): every send of the outbox, the page's or its service worker's,
+# holds it, and locks are granted in the order asked.
+OUTBOX_LOCK = "ewar-scores-flush"
+
+
+def outbox_done(page) -> None:
+    """Returns once every send of the outbox begun before this call is over (the test takes the outbox's lock
+    after them): the point past which a POST that was going to go out has gone out."""
+    page.evaluate("(name) => navigator.locks.request(name, () => true)", OUTBOX_LOCK)
+
+
+def set_viewport(page, size: dict) -> None:
+    """Resizes the page and waits until it has taken the size and drawn a frame at it (its resize handlers run
+    before that frame): what a layout check or a screenshot needs. On test time, the frame comes with the clock."""
+    page.set_viewport_size(size)
+    wait_for(page, f"innerWidth === {size['width']} && innerHeight === {size['height']}")
+    if is_frozen(page):
+        advance(page)
+    else:
+        page.evaluate("() => new Promise((resolve) => requestAnimationFrame(() => resolve()))")
 
 
 def wait_ready(page) -> None:

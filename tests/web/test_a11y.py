@@ -22,6 +22,7 @@ from pagedriver import (
     start_from_menu,
     switch_language,
     view_of,
+    wait_for,
     wait_ready,
 )
 
@@ -130,7 +131,9 @@ def test_keyboard_alone_plays_with_visible_focus_in_a_sensible_order(page) -> No
 
     before = page.evaluate("window.ewar.view()")
     page.keyboard.press(" ")  # with SLAP! focused, Space is one slap, not a slap and a click
-    page.wait_for_timeout(100)
+    # The key's press returns once the page has handled its keydown and keyup (a click comes with the keyup).
+    slaps = "(v => v.wrong_slaps + v.piles_slapped)(window.ewar.view())"
+    wait_for(page, f"{slaps} > {before['wrong_slaps'] + before['piles_slapped']}")
     after = page.evaluate("window.ewar.view()")
     assert (
         after["wrong_slaps"] + after["piles_slapped"]

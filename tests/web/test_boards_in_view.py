@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 
 import pytest
 from a11ykit import LANGUAGES, catalog
-from pagedriver import DESKTOP, PHONE, wait_for, wait_ready
+from pagedriver import DESKTOP, PHONE, Traffic, wait_for, wait_quiet, wait_ready
 
 SMALL = {"width": 360, "height": 640}
 SIZES = [PHONE, SMALL, DESKTOP]
@@ -126,6 +126,7 @@ def test_a_friends_link_brings_the_joined_board_into_view(new_context, lang: str
     seed = f"localStorage.setItem('ewar.scores', {json.dumps(json.dumps({TODAY: SENT}))});"
     page = newcomer(new_context, size, lang, seed=seed)
     asked = route_apis(page)
+    traffic = Traffic(page.context)
     page.goto(f"/?lang={lang}&friends={CODE}")
     wait_ready(page)
     assert page.is_visible("[data-testid=welcome]")  # a newcomer: the welcome heads the menu
@@ -160,7 +161,7 @@ def test_a_friends_link_brings_the_joined_board_into_view(new_context, lang: str
     page.screenshot(path=f"/tmp/shots/boards/joined-{lang}-{size['width']}.png")
 
     # One request per board per load, not two within milliseconds.
-    page.wait_for_timeout(300)
+    wait_quiet(page, traffic)
     assert len(asked["friends"]) == 1, asked
     assert len(asked["scores"]) == 1, asked
 
@@ -210,6 +211,7 @@ def test_save_name_after_a_sent_score_says_it_counts_from_the_next_daily(
     )
     page = newcomer(new_context, size, lang, seed=seed)
     asked = route_apis(page)
+    traffic = Traffic(page.context)
     page.goto(f"/?lang={lang}")
     wait_ready(page)
     # Nothing said yet under Create: no empty bar.
@@ -224,7 +226,7 @@ def test_save_name_after_a_sent_score_says_it_counts_from_the_next_daily(
         page,
         f"document.querySelector('[data-testid=leaderboard-status]').textContent === {json.dumps(expected)}",
     )
-    page.wait_for_timeout(300)
+    wait_quiet(page, traffic)
     assert len(asked["scores"]) == 1, asked
 
 

@@ -23,6 +23,7 @@ from pagedriver import (
     box,
     lose_by_wrong_slaps,
     overlaps,
+    set_viewport,
     start_from_menu,
     switch_language,
     wait_ready,
@@ -152,8 +153,7 @@ def test_the_days_distribution_marks_your_bar_and_says_your_place(chart_page, la
     centres = bar_centres(page)
     assert (centres["0"] > centres["900"]) == (lang == "ur"), centres
     for size, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
-        page.set_viewport_size(size)
-        page.wait_for_timeout(50)
+        set_viewport(page, size)
         check_layout(
             page,
             DISTRIBUTION,
@@ -189,8 +189,7 @@ def test_the_menu_charts_your_last_30_days(chart_page, lang: str) -> None:
     )
     assert (xs[day(20)] > xs[day(0)]) == (lang == "ur"), xs
     for size, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
-        page.set_viewport_size(size)
-        page.wait_for_timeout(50)
+        set_viewport(page, size)
         check_layout(page, HISTORY, ["[data-testid=history]", "#language"], f"{lang} {name}")
         shoot(page, HISTORY, f"history-{lang}-{name}")
     page.set_viewport_size(PHONE)

@@ -8,6 +8,7 @@ every language creates and joins, and its panel is drawn without overlap, at bot
 from __future__ import annotations
 
 import random
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -47,13 +48,24 @@ def create_board(page, name: str) -> str:
 
 def ranked_rows(page, count: int) -> list[tuple[int, str, int]]:
     """The shown board's rows once it has `count`: (rank, name, score); asks again (today's tab) meanwhile."""
-    for _ in range(20):
-        page.click("[data-testid=friends-tab-0]")
-        page.wait_for_timeout(500)
-        rows = page.locator("[data-testid=friends-row]")
-        if rows.count() == count:
+    rows = page.locator("[data-testid=friends-row]")
+    deadline = time.monotonic() + 30
+    while True:
+        # A request on its way when the click came (made before the scores were posted) answers it too: then
+        # the next click asks anew.
+        with page.expect_event(
+            "requestfinished", lambda r: "/api/friends/" in r.url and r.method == "GET"
+        ):
+            page.click("[data-testid=friends-tab-0]")
+        try:
+            wait_for(
+                page,
+                f"document.querySelectorAll('[data-testid=friends-row]').length === {count}",
+                timeout_ms=2_000,
+            )
             break
-    assert rows.count() == count
+        except AssertionError:
+            assert time.monotonic() < deadline, f"not {count} rows: {rows.count()}"
     found = []
     for index in range(count):
         row = rows.nth(index)

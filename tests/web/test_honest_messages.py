@@ -17,6 +17,7 @@ from pagedriver import (
     switch_language,
     wait_for,
     wait_ready,
+    wait_until,
 )
 
 STATUS = "[data-testid=leaderboard-status]"
@@ -39,11 +40,9 @@ def status_state(page) -> str:
 
 def wait_posts(page, posted: list, count: int) -> None:
     """Until `count` POSTs were answered (the route's handler runs as the page's requests come, in wall time)."""
-    for _ in range(200):
-        if len(posted) >= count:
-            return
-        page.wait_for_timeout(25)
-    raise AssertionError(f"{len(posted)} POSTs, not {count}")
+    wait_until(
+        page, lambda: len(posted) >= count, timeout_ms=5_000, what=f"{count} POSTs: {len(posted)}"
+    )
 
 
 def test_practice_says_it_is_not_scored(shared_page) -> None:

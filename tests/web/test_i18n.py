@@ -19,6 +19,7 @@ from pagedriver import (
     keyboard,
     open_menu,
     play_to_end,
+    set_viewport,
     short_practice_seeds,
     start_from_menu,
     switch_language,
@@ -190,8 +191,14 @@ def test_the_picker_changes_the_language_and_it_is_remembered(new_context) -> No
         asked = []
         page.on("request", lambda request: asked.append(request.url))
         open_menu(page)
+        page.evaluate(  # the stored choice taken away, for the change's handler to write again
+            """() => { const kept = JSON.parse(localStorage.getItem('ewar.settings'));
+                       delete kept.language; localStorage.setItem('ewar.settings', JSON.stringify(kept)); }"""
+        )
         page.select_option("[data-testid=language]", "ur")
-        page.wait_for_timeout(500)
+        # The picker's change is handled at once (select_option dispatches it): the choice is stored, and any
+        # catalog to load would have been asked for in the same turn, before the round trip that reads it.
+        assert page.evaluate("JSON.parse(localStorage.getItem('ewar.settings')).language") == "ur"
         assert [url for url in asked if "/i18n/" in url] == []
         assert page.evaluate(
             "document.querySelector('[data-testid=toast]').classList.contains('show')"
@@ -214,8 +221,7 @@ def check_fits(page, where: str) -> None:
 
 def check_both_sizes(page, lang: str, state: str) -> None:
     for size, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
-        page.set_viewport_size(size)
-        page.wait_for_timeout(50)
+        set_viewport(page, size)
         shoot(page, f"{lang}-{state}-{name}")
         check_fits(page, f"{lang} {state} {name}")
     page.set_viewport_size(PHONE)

@@ -15,7 +15,6 @@ import json
 import random
 import re
 import subprocess
-import time
 import urllib.parse
 import urllib.request
 from datetime import UTC, datetime, timedelta
@@ -24,9 +23,11 @@ from pathlib import Path
 from a11ykit import catalog, with_name_max
 from pagedriver import (
     PHONE,
+    Traffic,
     advance,
     keyboard,
     lose_by_wrong_slaps,
+    outbox_done,
     pattern_on_top,
     play_to_end,
     run_until,
@@ -34,7 +35,9 @@ from pagedriver import (
     switch_language,
     view_of,
     wait_for,
+    wait_quiet,
     wait_ready,
+    wait_until,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -182,7 +185,7 @@ def test_a_finished_daily_is_sent_and_you_are_on_the_board(page, server_url: str
     assert page.input_value("[data-testid=name-input]") == name
     page.wait_for_selector(f"#menu {YOU}[data-state=sent]")
     check_your_row(page, view, name)
-    page.wait_for_timeout(500)
+    outbox_done(page)  # the send on load (of whatever waited) is over
     assert len(posts) == 1
     assert page.evaluate("window.ewar.missingKeys()") == []
 
@@ -304,7 +307,7 @@ def test_a_bad_name_gets_a_clear_error_and_nothing_is_sent(page, server_url: str
     page.fill(field, "   ")
     page.click("[data-testid=submit-score]")
     assert "Enter a name first" in page.inner_text(error)
-    page.wait_for_timeout(300)
+    outbox_done(page)
     assert posts == []
     assert stored_record(page, view["date"])["state"] == "draft"
     assert page.evaluate(f"{SCORE_QUEUE}.then((q) => q.pending())") == []
@@ -478,12 +481,10 @@ def test_a_board_answered_after_the_utc_day_turned_gives_way_to_the_new_days(new
 
     page = new_context(clock_time=before_midnight).new_page()
     page.context.route(BOARD_API, board_route)
+    traffic = Traffic(page.context, "/api/scores?")
     page.goto("/")
     wait_ready(page)
-    deadline = time.monotonic() + 30
-    while not held:
-        assert time.monotonic() < deadline, "the board was never asked for"
-        page.wait_for_timeout(50)
+    wait_until(page, lambda: held, what="the board was asked for")
     assert set(asked) == {first_day}
     page.clock.set_system_time(midnight + timedelta(seconds=2))
     day_turned = True
@@ -495,13 +496,8 @@ def test_a_board_answered_after_the_utc_day_turned_gives_way_to_the_new_days(new
         arg=expect_text,
     )
     # (a request the page made before midnight may reach this test's handler after it, and on a busy machine the
-    # new day's may be asked twice as the day turns: the count is taken once no more requests come)
-    seen = -1
-    deadline = time.monotonic() + 30
-    while seen != len(asked):
-        assert time.monotonic() < deadline, f"the board is asked for without end: {asked}"
-        seen = len(asked)
-        page.wait_for_timeout(500)
+    # new day's may be asked twice as the day turns: the count is taken once no request is in flight)
+    wait_quiet(page, traffic)
     assert set(asked) == {first_day, next_day} and asked[-1] == next_day
     asked_for_next_day = asked.count(next_day)
 
@@ -512,9 +508,10 @@ def test_a_board_answered_after_the_utc_day_turned_gives_way_to_the_new_days(new
     page.wait_for_function("document.body.dataset.state === 'playing'")
     page.clock.set_system_time(midnight + timedelta(seconds=1))
     page.click("[data-testid=menu]")
-    deadline = time.monotonic() + 10
-    while asked.count(next_day) == asked_for_next_day and time.monotonic() < deadline:
-        page.wait_for_timeout(50)
+    wait_until(
+        page, lambda: asked.count(next_day) > asked_for_next_day, what="the board asked again"
+    )
+    wait_quiet(page, traffic)
     assert asked.count(next_day) == asked_for_next_day + 1
 
 

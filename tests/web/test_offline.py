@@ -8,7 +8,6 @@ import json
 import re
 import struct
 import tempfile
-import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,6 +21,7 @@ from pagedriver import (
     on_test_time,
     start_from_menu,
     wait_ready,
+    wait_until,
 )
 
 from harness.build_module import copy_project
@@ -209,12 +209,13 @@ def test_the_worker_keeps_the_snapshot_once_the_page_has_used_it(online, server_
     page.goto("/?load=snapshot")
     wait_ready(page)
     assert page.evaluate("window.ewar.engine.path") == "snapshot"
-    deadline = time.monotonic() + WORKER_MS / 1000
-    while page.evaluate("window.ewarOffline.status()")[
-        "notYetUsed"
-    ]:  # the worker checks and keeps it
-        assert time.monotonic() < deadline, "the worker did not keep the snapshot"
-        page.wait_for_timeout(100)
+    # the worker checks and keeps it
+    wait_until(
+        page,
+        lambda: not page.evaluate("window.ewarOffline.status()")["notYetUsed"],
+        timeout_ms=WORKER_MS,
+        what="the worker kept the snapshot",
+    )
     # Kept inflated without its zero pages (the page reads it straight into Pyodide's heap), marked so: rebuilt as
     # the page rebuilds it, the bytes build-info names.
     kept = page.evaluate(KEPT_SNAPSHOT, snapshot)
@@ -519,19 +520,18 @@ def test_a_new_deploy_is_offered_at_the_next_pause_and_taken_on_reload(new_conte
         # The new worker downloads what changed; the scripts the old one kept as the server sent them (no mark
         # of their sha256) it reuses once their bytes check out. (The browser reports a worker's requests to the
         # test a moment after they are made: the waiting state may come first.)
-        deadline = time.monotonic() + 10
-        while "/css/main.css" not in fetched and time.monotonic() < deadline:
-            page.wait_for_timeout(50)
-        assert "/css/main.css" in fetched, fetched
+        wait_until(
+            page, lambda: "/css/main.css" in fetched, timeout_ms=10_000, what=f"main.css: {fetched}"
+        )
         assert not {"/js/bundle.js", "/js/engine-start.js", "/pyodide/pyodide.asm.js"} & set(
             fetched
         ), fetched
-        # Mid-game: nothing is offered, the old worker still serves the old files.
-        page.wait_for_timeout(300)
+        # Mid-game: nothing is offered, the old worker still serves the old files (the page knows of the waiting
+        # worker: its status said so above).
         assert page.evaluate("document.body.dataset.state") == "playing"
         assert page.is_hidden("[data-testid=update-banner]")
         # (Whether the registration still says "waiting" here is Chromium's affair: under load it was seen to
-        # drop it within these 300 ms, the old worker still in charge and the update still offered at the pause.)
+        # drop it a moment later, the old worker still in charge and the update still offered at the pause.)
         assert page.evaluate("window.ewarOffline.status()")["buildId"] == first
         assert "deploy two" not in page.evaluate("fetch('css/main.css').then((r) => r.text())")
 
@@ -577,7 +577,7 @@ def test_a_deploy_whose_files_do_not_match_never_takes_over(new_context, site):
         # The failed install's partial cache is deleted (Chromium lists it a moment longer).
         page.wait_for_function(f"caches.keys().then((names) => names.join() === 'ewar-{first}')")
         assert page.evaluate("window.ewarOffline.status()")["complete"] is True
-        page.wait_for_timeout(300)
+        # The install failed and is gone (above): nothing waits that could be offered.
         assert page.is_hidden("[data-testid=update-banner]")
 
         served.write_bytes(good)  # the upload completes: the next check installs it

@@ -327,9 +327,12 @@ def assert_third_person(page, words: dict, name: str, where) -> None:
 
 
 def your_turns(record_json: str, count: int = 3) -> list[int]:
-    """The first moments (every 250 ms) at which the record's South is to flip or to pay."""
+    """The first moments at which the record's South is to flip or to pay: the moments of its flips (a seek shows
+    what happened strictly before). A grid of moments missed them at times: a quick player's turn may last no
+    millisecond, its flip made as the turn came."""
     probe = watch(record_json)
-    found = [m for m in range(0, probe.duration_ms, 250) if probe.seek(m)["view"]["your_turn"]]
+    flips = sorted({when for when, action in json.loads(record_json)["actions"] if action == "f"})
+    found = [m for m in flips if probe.seek(m)["view"]["your_turn"]]
     assert found, "South never to play"
     return found[:count]
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from a11ykit import LANGUAGES, catalog
-from pagedriver import DESKTOP, PHONE, board_and_history_page, switch_language
+from pagedriver import DESKTOP, PHONE, board_and_history_page, set_viewport, switch_language
 
 SHOTS = Path(os.environ.get("EWAR_SHOTS", "/tmp/shots")) / "words"
 SMALL = {"width": 360, "height": 640}
@@ -212,8 +212,7 @@ def test_charts_say_what_their_bars_are_in_the_languages_words(words_page, lang:
     assert page.evaluate("window.ewar.missingKeys()") == []
 
     for name, size in SIZES.items():
-        page.set_viewport_size(size)
-        page.wait_for_timeout(50)
+        set_viewport(page, size)
         if lang == "ko":
             # Korean wraps between words: no word of the board's header or the charts' sentences split.
             split = words_split_across_lines(
