@@ -18,11 +18,11 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { datesAround, postRequest, pythonReplays, standInEngine, standInReplay } from "../harness/fixtures.mjs";
-import { freshDatabase } from "../harness/testdb.mjs";
 import { deflateReplay, ScoreStore } from "../netlify/database/scores-store.mjs";
 import { canonicalJson } from "../netlify/lib/submission.mjs";
 import { createScoresHandler } from "../netlify/scores-api/handler.mjs";
+import { datesAround, postRequest, pythonReplays, standInEngine, standInReplay } from "../tools/harness/fixtures.mjs";
+import { freshDatabase } from "../tools/harness/testdb.mjs";
 import { systemClock } from "../web/common/clock.js";
 import { loadBoardDay } from "./board_day.mjs";
 

@@ -5,7 +5,7 @@
 // connections and what was lost (a record never answered 2xx, or answered but not on the board).
 //
 // Scaled down for a 2-core machine: 20 instances against 10 connections stand for 200 against 100. The judge is
-// the test stand-in (harness/fixtures.mjs: it accepts any well-formed stand-in record at once), so the 2 cores
+// the test stand-in (tools/harness/fixtures.mjs: it accepts any well-formed stand-in record at once), so the 2 cores
 // go to the database and the instances, not to 20 copies of Pyodide; bench_scores.mjs measures judging.
 //
 // python -m tools.builder.postgres --max-connections 13 -- node benchmarks/bench_burst.mjs [--seconds 60]
@@ -15,9 +15,9 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { standInReplay } from "../harness/fixtures.mjs";
-import { freshDatabase } from "../harness/testdb.mjs";
 import { nameKey } from "../netlify/lib/lookalike.mjs";
+import { standInReplay } from "../tools/harness/fixtures.mjs";
+import { freshDatabase } from "../tools/harness/testdb.mjs";
 import { utcDay } from "../web/common/contract.js";
 import { isDecided, waitAfter } from "../web/common/retry-policy.js";
 

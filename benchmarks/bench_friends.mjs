@@ -8,12 +8,12 @@
 // Usage: node benchmarks/bench_friends.mjs [--day-entries 200000] [--boards 2000] [--queries 500] [--json]
 import { createHash } from "node:crypto";
 import { parseArgs } from "node:util";
-import { standInReplay } from "../harness/fixtures.mjs";
-import { freshDatabase } from "../harness/testdb.mjs";
 import { FriendsStore, MEMBER_LIMIT } from "../netlify/database/friends-store.mjs";
 import { deflateReplay, ScoreStore } from "../netlify/database/scores-store.mjs";
 import { newCode } from "../netlify/functions/friends/handler.mjs";
 import { canonicalJson } from "../netlify/lib/submission.mjs";
+import { standInReplay } from "../tools/harness/fixtures.mjs";
+import { freshDatabase } from "../tools/harness/testdb.mjs";
 import { loadBoardDay } from "./board_day.mjs";
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];

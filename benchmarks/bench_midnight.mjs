@@ -13,11 +13,11 @@
 // python -m tools.builder.postgres -- node benchmarks/bench_midnight.mjs [--scale 1]
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { standInEngine, standInReplay } from "../harness/fixtures.mjs";
-import { freshDatabase } from "../harness/testdb.mjs";
 import { ScoreStore } from "../netlify/database/scores-store.mjs";
 import { nameKey } from "../netlify/lib/lookalike.mjs";
 import { createScoresHandler } from "../netlify/scores-api/handler.mjs";
+import { standInEngine, standInReplay } from "../tools/harness/fixtures.mjs";
+import { freshDatabase } from "../tools/harness/testdb.mjs";
 import { utcDay } from "../web/common/contract.js";
 
 const { values: options } = parseArgs({ options: { scale: { type: "string", default: "1" } } });

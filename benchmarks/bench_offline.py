@@ -21,7 +21,7 @@ from pathlib import Path
 
 from common import CHROMIUM, CHROMIUM_ARGS, ROOT, load_build_module
 
-from harness.browser import PRECACHED  # the offline tests' own wait for a full precache
+from tools.harness.browser import PRECACHED  # the offline tests' own wait for a full precache
 
 READY_MS = 120_000
 # Types a CDN compresses on the fly (Netlify and others): text, JSON, JavaScript, WebAssembly.

@@ -2,10 +2,10 @@
 // server (the stand-in judge: the games are played and scored beforehand in CPython, benchmarks/honest_games.py;
 // the copy check under test reads only the record's actions):
 //
-// 1. Honest players of both models (harness/players.py: lognormal, ex-Gaussian; the last 200 ms of a tap
+// 1. Honest players of both models (tools/harness/players.py: lognormal, ex-Gaussian; the last 200 ms of a tap
 //    unstoppable), --players of each on ONE date, half at 300-450 ms and half at 450-750 ms: how many are refused
 //    as copies (duplicate_record). Target 0. With how many share a path, and the index's cost per lookup.
-// 2. Copies of --originals stored games, every kind (harness/copies.mjs): how many of each are refused.
+// 2. Copies of --originals stored games, every kind (tools/harness/copies.mjs): how many of each are refused.
 // 3. The griefing replay: nine slowed copies of the commonest top paths posted first (the griefer's own games on
 //    the deal), then 300 honest players: how many of them, and of the best 40, are refused.
 // 4. The search bot: per date, the best of --bot-plays games of a player that never misses a pattern, timed like
@@ -17,12 +17,12 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { copiesOf } from "../harness/copies.mjs";
-import { newId, postRequest, ROOT, standInEngine, standInReplay, timedPool } from "../harness/fixtures.mjs";
-import { freshDatabase } from "../harness/testdb.mjs";
 import { ScoreStore } from "../netlify/database/scores-store.mjs";
 import { createScoresHandler } from "../netlify/scores-api/handler.mjs";
 import { CANDIDATES, lookupOf, playerActions } from "../netlify/scores-api/samegame.mjs";
+import { copiesOf } from "../tools/harness/copies.mjs";
+import { newId, postRequest, ROOT, standInEngine, standInReplay, timedPool } from "../tools/harness/fixtures.mjs";
+import { freshDatabase } from "../tools/harness/testdb.mjs";
 
 const { values: options } = parseArgs({
   options: {

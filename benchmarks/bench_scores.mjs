@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { loadEngine, locateAssets } from "../netlify/scores-api/engine.mjs";
 import {
   datesAround,
   newId,
@@ -15,14 +16,13 @@ import {
   serveLoopback,
   startTestApi,
   timedPool,
-} from "../harness/fixtures.mjs";
-import { loadEngine, locateAssets } from "../netlify/scores-api/engine.mjs";
+} from "../tools/harness/fixtures.mjs";
 
 const POSTS = 100;
 const GETS = 1000;
 const GET_CONCURRENCY = 50;
 const HTTP_DEADLINE_MS = 300_000;
-// 120 human-like players (harness/players.py: medians 250-545 ms, two seeds each): as many different games of one deal.
+// 120 human-like players (tools/harness/players.py: medians 250-545 ms, two seeds each): as many different games of one deal.
 const CANDIDATE_PLAYS = Array.from({ length: 120 }, (_, at) => `${250 + (at % 60) * 5}:${1 + Math.floor(at / 60)}`);
 
 const { values: options } = parseArgs({

@@ -18,7 +18,7 @@ Rules (two players, A plays first):
 
 Usage:
   python benchmarks/bmn_reference.py A B        # prints {"status","cards","tricks"}
-  python benchmarks/bmn_reference.py --check    # compare with harness/bmn_published.json
+  python benchmarks/bmn_reference.py --check    # compare with tools/harness/bmn_published.json
   python benchmarks/bmn_reference.py --bench    # cards/s on the longest published deal
 """
 
@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 PAY = {"J": 1, "Q": 2, "K": 3, "A": 4}
-DATA = Path(__file__).resolve().parent.parent / "harness" / "bmn_published.json"
+DATA = Path(__file__).resolve().parent.parent / "tools" / "harness" / "bmn_published.json"
 
 
 def play(a: str, b: str) -> dict:

@@ -2,9 +2,9 @@
 // handler over the database access named by BURST_MODE, serving one request at a time as Netlify runs an instance.
 // Requests come and answers go over the IPC channel: {n, url, method, headers, body} → {n, status, retryAfter, ms}.
 
-import { standInEngine } from "../harness/fixtures.mjs";
 import { connectionPerStatement, poolOfOne } from "../netlify/database/pool.mjs";
 import { createScoresHandler } from "../netlify/scores-api/handler.mjs";
+import { standInEngine } from "../tools/harness/fixtures.mjs";
 import { systemClock } from "../web/common/clock.js";
 
 const MODES = { "pool-of-one": poolOfOne, "per-statement": connectionPerStatement };

@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DEALS = json.loads((ROOT / "harness" / "bmn_published.json").read_text())
+DEALS = json.loads((ROOT / "tools" / "harness" / "bmn_published.json").read_text())
 
 
 def commands(deal: dict, before: Path | None) -> dict[str, tuple[list[str], Path]]:

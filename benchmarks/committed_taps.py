@@ -1,5 +1,5 @@
 """Players whose taps are committed (issue 30), side by side in one run, under two models of a
-person (harness/players.py: lognormal, and ex-Gaussian with median M, spread 0.12 M, tail 0.25 M),
+person (tools/harness/players.py: lognormal, and ex-Gaussian with median M, spread 0.12 M, tail 0.25 M),
 every tap unstoppable in its last 200 ms:
 
 1. each CPU speed's 50% point (the median reaction that wins half the games; aims 850/600/430 ms);
@@ -34,7 +34,7 @@ from guided_game import one_game  # noqa: E402
 
 from ewar import __version__, patterns  # noqa: E402
 from ewar.game import Game  # noqa: E402
-from harness.players import play  # noqa: E402
+from tools.harness.players import play  # noqa: E402
 
 MODELS = ("lognormal", "exgauss")
 YEAR = 2027  # the CPU speeds and the daily's form were tuned on dates of 2028: this year is not

@@ -1,7 +1,7 @@
 """How often a human-like player beats each CPU speed, against its median reaction time: the
 figures the speeds are tuned by (issue 11), printed side by side and drawn into a chart.
 
-The players are harness/players.py's, their taps unstoppable in the last 200 ms (issue 30): the
+The players are tools/harness/players.py's, their taps unstoppable in the last 200 ms (issue 30): the
 lognormal HumanLikePlayer (sigma 0.3 around the median, 10% of patterns missed, 2% of near misses
 slapped, flips ~400 ms after its turn shows) and the ExGaussianPlayer (median M, spread 0.12 M,
 tail 0.25 M). Every point plays the same deals (seeds 0..N-1).
@@ -25,7 +25,7 @@ sys.path[:0] = [str(ROOT)]
 
 from ewar import __version__, cpu  # noqa: E402
 from ewar.game import Game  # noqa: E402
-from harness.players import ExGaussianPlayer, HumanLikePlayer, play  # noqa: E402
+from tools.harness.players import ExGaussianPlayer, HumanLikePlayer, play  # noqa: E402
 
 REACTIONS = range(250, 1001, 50)
 TARGETS = {"slow": 850, "normal": 600, "fast": 430}  # the 50% points issue 11 asks for

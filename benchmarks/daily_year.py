@@ -27,7 +27,7 @@ sys.path[:0] = [str(ROOT)]
 
 from ewar import __version__  # noqa: E402
 from ewar.game import Game  # noqa: E402
-from harness.players import ExGaussianPlayer, HumanLikePlayer, play  # noqa: E402
+from tools.harness.players import ExGaussianPlayer, HumanLikePlayer, play  # noqa: E402
 
 PACE = 650
 BAND = (0.25, 0.65)

@@ -21,7 +21,7 @@ sys.path[:0] = [str(ROOT)]
 
 from ewar.cpu import SPEEDS  # noqa: E402
 from ewar.game import TIME_LIMIT_MS, Game  # noqa: E402
-from harness.players import mixed_pace_player, play  # noqa: E402
+from tools.harness.players import mixed_pace_player, play  # noqa: E402
 
 
 def one_game(seed: int) -> tuple[str, int, int]:

@@ -1,7 +1,7 @@
 """The score judge against honest players and bots (issue 12): how many daily records of each
 kind it refuses, and why, side by side in one run.
 
-Honest: harness/players.py's human-like players, medians 250-900 ms (aim: none refused). Bots
+Honest: tools/harness/players.py's human-like players, medians 250-900 ms (aim: none refused). Bots
 never miss: exact ones at 100, 120, 150 and 180 ms flipping at once or like a person (aim: all
 refused), ones jittered by a frame or more, and ones that imitate a person's spread (the
 model's stated limit: they cannot be told apart). Every game is a different daily deal.
@@ -27,7 +27,7 @@ from ewar.errors import EwarError  # noqa: E402
 from ewar.game import Game  # noqa: E402
 from ewar.judge import judge  # noqa: E402
 from ewar.replay import Replay  # noqa: E402
-from harness.players import BotPlayer, HumanLikePlayer, play  # noqa: E402
+from tools.harness.players import BotPlayer, HumanLikePlayer, play  # noqa: E402
 
 HONEST_MEDIANS = range(250, 901, 50)
 FIRST_DAY = datetime.date(2026, 1, 1)

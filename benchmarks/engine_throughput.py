@@ -19,9 +19,9 @@ from ewar.bmn import parse_pack, play  # noqa: E402
 from ewar.bridge import new_game  # noqa: E402
 from ewar.game import Game  # noqa: E402
 from ewar.replay import Replay, verify  # noqa: E402
-from harness.players import play_simulated_human  # noqa: E402
+from tools.harness.players import play_simulated_human  # noqa: E402
 
-DATA = Path(__file__).resolve().parents[1] / "harness" / "bmn_published.json"
+DATA = Path(__file__).resolve().parents[1] / "tools" / "harness" / "bmn_published.json"
 
 
 def games_per_second(count: int = 300) -> float:

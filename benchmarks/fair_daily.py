@@ -1,6 +1,6 @@
 """A fair contest every day (issue 18), side by side in one run:
 
-1. The year of dailies: each date of 2027 played by human-like players (harness/players.py, the
+1. The year of dailies: each date of 2027 played by human-like players (tools/harness/players.py, the
    lognormal one, taps unstoppable in their last 200 ms) of 450, 650 and 850 ms; the win rate
    per date, the band (min-max) and the dates where 650 ms falls outside 25-65%.
 2. The score judge against honest players of both models (lognormal and ex-Gaussian, medians
@@ -33,7 +33,7 @@ from ewar.errors import EwarError  # noqa: E402
 from ewar.game import Game  # noqa: E402
 from ewar.judge import judge  # noqa: E402
 from ewar.replay import Replay  # noqa: E402
-from harness.players import ExGaussianPlayer, ForeknowledgeBot, HumanLikePlayer, play  # noqa: E402
+from tools.harness.players import ExGaussianPlayer, ForeknowledgeBot, HumanLikePlayer, play  # noqa: E402
 
 YEAR = 2027
 BAND = (0.25, 0.65)  # what a 650 ms player must win on every date

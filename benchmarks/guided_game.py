@@ -5,7 +5,7 @@ how often they win, the share of slapped piles they take, and how long they sit 
 
     nice python benchmarks/guided_game.py [--seeds 200] [--medians 700,900] [--models lognormal,exgauss]
 
-The player is harness/players.py's HumanLikePlayer (lognormal reactions around the median, ~10% of patterns
+The player is tools/harness/players.py's HumanLikePlayer (lognormal reactions around the median, ~10% of patterns
 missed, a near miss slapped now and then, flips ~400 ms after its turn shows), its taps unstoppable in their
 last 200 ms. Every row plays the same deals.
 """
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT)]
 
 from ewar.game import Game  # noqa: E402
-from harness.players import ExGaussianPlayer, HumanLikePlayer, play  # noqa: E402
+from tools.harness.players import ExGaussianPlayer, HumanLikePlayer, play  # noqa: E402
 
 GUIDED = {"speed": "slow", "lenient": True}  # web/js/app/games.js: GUIDED
 MODELS = {"lognormal": HumanLikePlayer, "exgauss": ExGaussianPlayer}

@@ -1,4 +1,4 @@
-"""Daily games of human-like players (harness/players.py) as JSON, for benchmarks/bench_same_game.mjs.
+"""Daily games of human-like players (tools/harness/players.py) as JSON, for benchmarks/bench_same_game.mjs.
 
     python benchmarks/honest_games.py --date 2026-11-30 --model lognormal --players 5000 --medians 300:750
 
@@ -22,7 +22,7 @@ sys.path[:0] = [str(ROOT)]
 from ewar.game import Game  # noqa: E402
 from ewar.judge import game_sha256  # noqa: E402
 from ewar.replay import Replay  # noqa: E402
-from harness.players import ExGaussianPlayer, HumanLikePlayer, play  # noqa: E402
+from tools.harness.players import ExGaussianPlayer, HumanLikePlayer, play  # noqa: E402
 
 COMMIT_MS = 200
 

@@ -4,7 +4,7 @@ player's win rate at a 600 ms median at normal speed; then, at each speed, the w
 player whose median is that speed's typical computer slap (the speed's 50% point with the
 standard rules), so a rule that moves a speed out of its band shows.
 
-The player is harness/players.py's HumanLikePlayer (lognormal reactions, sigma 0.3, 10% of
+The player is tools/harness/players.py's HumanLikePlayer (lognormal reactions, sigma 0.3, 10% of
 patterns missed, 2% of near misses slapped, flips ~400 ms after its turn shows); at 600 ms the
 ExGaussianPlayer (the second model: ex-Gaussian reactions, 8% missed) plays too. Every rule plays
 the same seeds 0..N-1 (a Jokers deck deals them differently, 54 cards).
@@ -27,7 +27,7 @@ sys.path[:0] = [str(ROOT)]
 from ewar import __version__, cpu  # noqa: E402
 from ewar.game import Game  # noqa: E402
 from ewar.house_rules import HOUSE_RULES  # noqa: E402
-from harness.players import ExGaussianPlayer, HumanLikePlayer, play  # noqa: E402
+from tools.harness.players import ExGaussianPlayer, HumanLikePlayer, play  # noqa: E402
 
 STANDARD = "standard"
 VARIANTS = ((STANDARD, ()), *((rule, (rule,)) for rule in HOUSE_RULES), ("all six", HOUSE_RULES))

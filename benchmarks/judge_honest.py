@@ -27,7 +27,7 @@ from ewar.errors import EwarError  # noqa: E402
 from ewar.game import Game  # noqa: E402
 from ewar.judge import judge  # noqa: E402
 from ewar.replay import Replay  # noqa: E402
-from harness.players import ExGaussianPlayer, HumanLikePlayer, play  # noqa: E402
+from tools.harness.players import ExGaussianPlayer, HumanLikePlayer, play  # noqa: E402
 
 MEDIANS = range(300, 901, 50)
 COMMIT_MS = 200

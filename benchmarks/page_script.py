@@ -24,7 +24,7 @@ from page.scripts import page_script
 from page.serve import served_site
 
 # The browser tests' Chromium, lazy WebAssembly included (common puts the checkout on the path).
-from harness.browser import CHROMIUM_ARGS as TESTS_CHROMIUM_ARGS
+from tools.harness.browser import CHROMIUM_ARGS as TESTS_CHROMIUM_ARGS
 
 ENGINE_START_TAG = '<script async src="./js/engine-start.js"></script>'
 BUNDLE_TAG = '<script defer src="./js/bundle.js"></script>'

@@ -9,7 +9,7 @@ from pathlib import Path
 import group_times
 import pytest
 
-from harness.browser import CHROMIUM_ARGS
+from tools.harness.browser import CHROMIUM_ARGS
 
 TESTS = Path(__file__).resolve().parent
 DEBIAN_CHROMIUM = "/usr/bin/chromium"

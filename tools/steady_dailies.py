@@ -49,7 +49,7 @@ def tuning_rate(date: str, candidate: int, stage: int = 0) -> tuple[float, float
     lognormal and ex-Gaussian (each ``stage`` its own players)."""
     from ewar import game as game_module
     from ewar.deal import candidate_seed
-    from harness.players import ExGaussianPlayer, HumanLikePlayer, play
+    from tools.harness.players import ExGaussianPlayer, HumanLikePlayer, play
 
     seed = candidate_seed(date, candidate)
     real = game_module.daily_seed

@@ -6,5 +6,5 @@ latency: input latency and long tasks in play; stats, report and chart: what is 
 runner: one run of all that; js/ (read by scripts): the JavaScript the page runs for them.
 """
 
-# benchmarks/common.py puts the checkout on the path: harness/ (build_module, network_link) serves the benchmarks too.
+# benchmarks/common.py puts the checkout on the path: tools/harness/ (build_module, network_link) serves the benchmarks too.
 import common  # noqa: F401, E402

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from common import ROOT
 
-from harness.network_link import emulate_link
+from tools.harness.network_link import emulate_link
 
 from .serve import stock_bare_page
 from .stats import median

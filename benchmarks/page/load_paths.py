@@ -7,7 +7,7 @@ import gzip
 import sys
 from pathlib import Path
 
-from harness.network_link import emulate_link
+from tools.harness.network_link import emulate_link
 
 from .scripts import page_script
 from .stats import median

@@ -14,8 +14,8 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { freshDatabase } from "../../harness/testdb.mjs";
 import { toWebRequest } from "../../netlify/web-request.mjs";
+import { freshDatabase } from "../../tools/harness/testdb.mjs";
 
 const HOST = "127.0.0.1";
 

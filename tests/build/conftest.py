@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from harness.build_module import load_build_module
+from tools.harness.build_module import load_build_module
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from harness.build_module import copy_project, load_build_module
+from tools.harness.build_module import copy_project, load_build_module
 
 ROOT = Path(__file__).resolve().parents[2]
 PYODIDE = ROOT / "node_modules" / "pyodide"

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from harness.build_module import load_build_module
+from tools.harness.build_module import load_build_module
 
 ROOT = Path(__file__).resolve().parents[2]
 builder = load_build_module()

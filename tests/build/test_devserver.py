@@ -12,7 +12,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from harness.build_module import load_build_module
+from tools.harness.build_module import load_build_module
 
 ROOT = Path(__file__).resolve().parents[2]
 builder = load_build_module()

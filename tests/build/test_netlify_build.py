@@ -19,8 +19,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from harness.build_module import load_build_module
-from harness.players import play_human_like
+from tools.harness.build_module import load_build_module
+from tools.harness.players import play_human_like
 
 from ewar import bridge
 from ewar.game import Game
@@ -152,7 +152,7 @@ def judged(record: dict, date: str) -> dict:
 
 
 def accepted_daily_record(date: str) -> tuple[dict, int]:
-    """A finished daily game of `date`, played by the human-like player of harness/players.py (the
+    """A finished daily game of `date`, played by the human-like player of tools/harness/players.py (the
     judge must accept it), with its score."""
     for seed in range(20):
         game = play_human_like(Game.daily(date), 600, seed)

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from harness.build_module import load_build_module
+from tools.harness.build_module import load_build_module
 
 load_build_module()
 from tools.builder import steps  # noqa: E402

@@ -10,7 +10,7 @@ import struct
 from pathlib import Path
 
 import pytest
-from harness.build_module import copy_project, load_build_module
+from tools.harness.build_module import copy_project, load_build_module
 
 ROOT = Path(__file__).resolve().parents[2]
 

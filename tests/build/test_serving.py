@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from harness.build_module import load_build_module
+from tools.harness.build_module import load_build_module
 
 load_build_module()
 from tools.builder import STEPS  # noqa: E402

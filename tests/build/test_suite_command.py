@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from harness.build_module import load_build_module
+from tools.harness.build_module import load_build_module
 
 load_build_module()
 from tools.builder import suite  # noqa: E402

@@ -16,7 +16,7 @@ import sys
 from ewar import __version__
 from ewar.game import Game
 from ewar.replay import Replay
-from harness.players import HumanLikePlayer, play
+from tools.harness.players import HumanLikePlayer, play
 
 PLAYERS = ((450, 11), (650, 12), (900, 13))
 

@@ -24,7 +24,7 @@ from ewar import __version__
 from ewar.errors import GameOverError, NotYourTurnError
 from ewar.game import Game
 from ewar.rng import Rng
-from harness.players import play_simulated_human
+from tools.harness.players import play_simulated_human
 
 DATA = Path(__file__).resolve().parent / "data" / "golden_games.json"
 REGENERATE = "python tests/engine/golden_games.py"

@@ -16,7 +16,7 @@ from support import REPO, run_python
 from ewar.bmn import BmnResult, parse_pack, play
 from ewar.errors import InvalidCardError
 
-PUBLISHED = json.loads((REPO / "harness" / "bmn_published.json").read_text())
+PUBLISHED = json.loads((REPO / "tools" / "harness" / "bmn_published.json").read_text())
 ONE_DECK = "-" * 36 + "JJJJQQQQKKKKAAAA"
 
 

@@ -10,7 +10,7 @@ from ewar.deal import MAX_SEED
 from ewar.errors import IllegalActionError
 from ewar.game import Game
 from ewar.replay import Replay
-from harness.players import play_simulated_human
+from tools.harness.players import play_simulated_human
 
 SPEEDS = st.sampled_from(["slow", "normal", "fast"])
 

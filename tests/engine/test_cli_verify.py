@@ -12,7 +12,7 @@ from ewar import __version__
 from ewar.bridge import judge_daily
 from ewar.game import Game
 from ewar.replay import Replay
-from harness.players import HumanLikePlayer, play, play_simulated_human
+from tools.harness.players import HumanLikePlayer, play, play_simulated_human
 
 
 def won_game() -> Game:

@@ -1,4 +1,4 @@
-"""CPU speeds for real people (issue 11): a human-like player (harness/players.py) wins about
+"""CPU speeds for real people (issue 11): a human-like player (tools/harness/players.py) wins about
 half its games at 850 ms against slow, 600 ms against normal and 430 ms against fast, and the
 curve is gentle. Bands on a fixed sample of deals (the benchmark plays 1,000 a point:
 benchmarks/cpu_speeds.py)."""
@@ -10,7 +10,7 @@ import functools
 import pytest
 
 from ewar.game import Game
-from harness.players import play_human_like
+from tools.harness.players import play_human_like
 
 SAMPLE = range(80)
 HALF_POINTS = {"slow": 850, "normal": 600, "fast": 430}

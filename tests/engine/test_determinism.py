@@ -13,7 +13,7 @@ from support import run_python
 
 from ewar.game import Game
 from ewar.replay import Replay
-from harness.players import play_simulated_human
+from tools.harness.players import play_simulated_human
 
 
 def simulated(seed: int, speed: str = "normal") -> Game:
@@ -68,7 +68,7 @@ class TestSameInputsSameGame:
     def test_a_fresh_interpreter_plays_the_same_game(self):
         code = (
             "import hashlib, json; from ewar.game import Game; "
-            "from harness.players import play_simulated_human; "
+            "from tools.harness.players import play_simulated_human; "
             "g = play_simulated_human(Game(4242, speed='fast'), reaction_ms=300, "
             "flip_ms=350); print(hashlib.sha256(json.dumps(g.take_events()).encode())"
             ".hexdigest())"

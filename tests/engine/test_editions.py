@@ -34,7 +34,7 @@ def played_on_wheel(wheel: Path, dates: list[str]) -> dict:
     script = REPO / "tests" / "engine" / "edition_games.py"
     path = os.pathsep.join(
         [str(wheel), str(REPO)]
-    )  # the wheel's ewar first; harness/ from the checkout
+    )  # the wheel's ewar first; tools/harness/ from the checkout
     output = subprocess.run(
         [sys.executable, str(script), *dates],
         env={**os.environ, "PYTHONPATH": path},

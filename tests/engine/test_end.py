@@ -21,7 +21,7 @@ from support import (
 from ewar.cards import card_name, full_deck
 from ewar.errors import GameOverError
 from ewar.game import TIME_LIMIT_MS, Ending, Game
-from harness.players import play_simulated_human
+from tools.harness.players import play_simulated_human
 
 ALL_BUT_7C_7D = " ".join(card_name(c) for c in full_deck() if card_name(c) not in ("7C", "7D"))
 

@@ -6,7 +6,7 @@ This is a fast sample of 300 games; `python benchmarks/engine_every_game_ends.py
 
 from ewar.cpu import SPEEDS
 from ewar.game import TIME_LIMIT_MS, Game
-from harness.players import mixed_pace_player, play
+from tools.harness.players import mixed_pace_player, play
 
 SAMPLE = range(300)
 

@@ -20,7 +20,7 @@ from ewar.deal import (
 )
 from ewar.errors import InvalidSeedError
 from ewar.game import Game
-from harness.players import ExGaussianPlayer, HumanLikePlayer, play
+from tools.harness.players import ExGaussianPlayer, HumanLikePlayer, play
 
 REPO = Path(__file__).resolve().parents[2]
 

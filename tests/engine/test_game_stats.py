@@ -9,7 +9,7 @@ from support import SOUTH, WEST, events_of, make_game, run_until
 from ewar import cpu
 from ewar.game import Game
 from ewar.stats import matching_speed, median_ms
-from harness.players import play_simulated_human
+from tools.harness.players import play_simulated_human
 
 
 def south(events: list[dict], kind: str) -> list[dict]:

@@ -19,7 +19,7 @@ from ewar.house_rules import HOUSE_RULES, HouseRules, check_house_rules, ten_val
 from ewar.judge import judge
 from ewar.replay import Replay, verify
 from ewar.watch import Watch
-from harness.players import ExactPlayer, HumanLikePlayer, play
+from tools.harness.players import ExactPlayer, HumanLikePlayer, play
 
 ALL = list(HOUSE_RULES)
 

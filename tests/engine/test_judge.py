@@ -39,7 +39,7 @@ from ewar.judge import (
 from ewar.plausibility import PlayTimes, check
 from ewar.replay import Replay
 from ewar.stats import median_ms
-from harness.players import ForeknowledgeBot, HumanLikePlayer, play, play_simulated_human
+from tools.harness.players import ForeknowledgeBot, HumanLikePlayer, play, play_simulated_human
 
 DATE = "2026-11-30"
 

@@ -10,7 +10,7 @@ from ewar.bridge import verify as bridge_verify
 from ewar.errors import ReplayError
 from ewar.game import TIME_LIMIT_MS, Ending, Game
 from ewar.replay import Replay, verify
-from harness.players import ExactPlayer, play_simulated_human
+from tools.harness.players import ExactPlayer, play_simulated_human
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from ewar import bridge
 from ewar.errors import GameOverError, ReplayError, TimeBeforeClockError
 from ewar.game import Game
 from ewar.replay import Replay
-from harness.players import play_simulated_human
+from tools.harness.players import play_simulated_human
 
 
 def page_like(game: Game, actions, until_ms: int, frames: random.Random) -> list[dict]:

@@ -12,7 +12,7 @@ from support import SOUTH, make_game, run_until
 from ewar.cards import card_name, full_deck
 from ewar.game import Game
 from ewar.scoring import Score
-from harness.players import play_simulated_human
+from tools.harness.players import play_simulated_human
 
 
 class TestWinScore:

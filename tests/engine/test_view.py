@@ -14,7 +14,7 @@ from support import EAST, SOUTH, WEST, events_of, make_game, random_human, run_u
 from ewar.cards import card_name
 from ewar.game import Game
 from ewar.patterns import LATE_MS, TOO_LATE_WINDOW_MS
-from harness.players import play_simulated_human
+from tools.harness.players import play_simulated_human
 
 SEATS = ["south", "west", "north", "east"]
 CARD = re.compile(r"(10|[2-9JQKA])[CDHS]")

@@ -11,7 +11,7 @@ from ewar.errors import ReplayError
 from ewar.game import Game
 from ewar.replay import Replay
 from ewar.watch import Watch, watch
-from harness.players import HumanLikePlayer, play
+from tools.harness.players import HumanLikePlayer, play
 
 
 def finished_game(seed: int = 11, median_ms: int = 520) -> Game:

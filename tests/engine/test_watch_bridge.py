@@ -12,7 +12,7 @@ from ewar.errors import ReplayError
 from ewar.game import Game
 from ewar.replay import Replay
 from ewar.watch import Watch
-from harness.players import HumanLikePlayer, play
+from tools.harness.players import HumanLikePlayer, play
 
 
 def finished_record() -> Replay:

@@ -7,8 +7,8 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { datesAround, newId, pythonReplays, ROOT, startTestApi, testNow } from "../../harness/fixtures.mjs";
 import { engineLoader, loadEngine } from "../../netlify/scores-api/engine.mjs";
+import { datesAround, newId, pythonReplays, ROOT, startTestApi, testNow } from "../../tools/harness/fixtures.mjs";
 import { createClock } from "../../web/common/clock.js";
 import { enqueue, flush, pending } from "../../web/common/outbox.js";
 
@@ -21,9 +21,9 @@ const OLD = "3.1.0";
 /** A daily of `date` played on the kept engine `version` (its wheel first on the path) by a human-like player. */
 function playedOn(version, date, play) {
   const wheel = path.join(ROOT, KEPT[version]);
-  const script = path.join(ROOT, "harness", "replays.py");
+  const script = path.join(ROOT, "tools", "harness", "replays.py");
   const output = execFileSync(process.env.PYTHON ?? "python3", [script, "--date", date, "--plays", play], {
-    cwd: path.join(ROOT, "harness"),
+    cwd: path.join(ROOT, "tools", "harness"),
     // The wheel before the checkout: its ewar is the one imported; the checkout gives the harness's players.
     env: { ...process.env, PYTHONPATH: [wheel, ROOT].join(path.delimiter) },
     maxBuffer: 64 * 2 ** 20,

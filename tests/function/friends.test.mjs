@@ -6,12 +6,19 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { assertRefusal, newId, ORIGIN, postRequest, standInEngine, standInReplay } from "../../harness/fixtures.mjs";
-import { freshDatabase } from "../../harness/testdb.mjs";
 import { IDLE_DAYS, MEMBER_LIMIT } from "../../netlify/database/friends-store.mjs";
 import { config as friendsConfig } from "../../netlify/functions/friends/friends.mjs";
 import { createPruneHandler } from "../../netlify/functions/prune/handler.mjs";
 import { startLocalApi } from "../../netlify/local.mjs";
+import {
+  assertRefusal,
+  newId,
+  ORIGIN,
+  postRequest,
+  standInEngine,
+  standInReplay,
+} from "../../tools/harness/fixtures.mjs";
+import { freshDatabase } from "../../tools/harness/testdb.mjs";
 import { utcDay } from "../../web/common/contract.js";
 
 const DAY_MS = 86_400_000;

@@ -3,7 +3,7 @@
 // one-game-one-entry and one-name rules of a shared board do not mix into the comparison of verdicts.
 // stdin: {"submissions": [{id, name, date, score, replay}...]}
 // stdout: [{"status", "body", "verdict"}...] in the same order (verdict: the judge in Pyodide, as is).
-import { postRequest, sharedTestEngine, startTestApi } from "../../harness/fixtures.mjs";
+import { postRequest, sharedTestEngine, startTestApi } from "../../tools/harness/fixtures.mjs";
 
 // The API's clock half a day ahead: today's dailies (an hour-long one among them) always fit in the day so far,
 // whatever the hour the tests run (the judge refuses a daily longer than its UTC day had run).

@@ -5,7 +5,8 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { personActions } from "../../harness/copies.mjs";
+import { migrations } from "../../netlify/database/migrate.mjs";
+import { personActions } from "../../tools/harness/copies.mjs";
 import {
   datesAround,
   getRequest,
@@ -16,9 +17,8 @@ import {
   standInReplay,
   startTestApi,
   testNow,
-} from "../../harness/fixtures.mjs";
-import { freshDatabase } from "../../harness/testdb.mjs";
-import { migrations } from "../../netlify/database/migrate.mjs";
+} from "../../tools/harness/fixtures.mjs";
+import { freshDatabase } from "../../tools/harness/testdb.mjs";
 
 const NOW = testNow();
 const DATES = datesAround(NOW);

@@ -2,7 +2,7 @@
 // reason (names.js), and names that differ only by punctuation, symbols or elongation are one name on a day.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { personActions } from "../../harness/copies.mjs";
+import { personActions } from "../../tools/harness/copies.mjs";
 import {
   assertRefusal,
   datesAround,
@@ -12,7 +12,7 @@ import {
   standInReplay,
   startTestApi,
   testNow,
-} from "../../harness/fixtures.mjs";
+} from "../../tools/harness/fixtures.mjs";
 
 const NOW = testNow();
 const { today } = datesAround(NOW);

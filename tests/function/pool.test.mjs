@@ -3,7 +3,6 @@
 // Netlify, and a refused connection is tried again while any other error is not.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { freshDatabase } from "../../harness/testdb.mjs";
 import {
   CONNECT_TRIES,
   connectionPerStatement,
@@ -11,6 +10,7 @@ import {
   oneStatementDatabase,
   poolOfOne,
 } from "../../netlify/database/pool.mjs";
+import { freshDatabase } from "../../tools/harness/testdb.mjs";
 
 let fresh;
 before(async () => {

@@ -4,13 +4,13 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
-import { getRequest, newId, postRequest, standInEngine, standInReplay } from "../../harness/fixtures.mjs";
-import { freshDatabase } from "../../harness/testdb.mjs";
 import { REPLAY_DAYS, ScoreStore } from "../../netlify/database/scores-store.mjs";
 import { BATCH, cutoffs, ENTRY_DAYS, runChores } from "../../netlify/functions/prune/chores.mjs";
 import { createPruneHandler } from "../../netlify/functions/prune/handler.mjs";
 import { config as pruneConfig } from "../../netlify/functions/prune/prune.mjs";
 import { startLocalApi } from "../../netlify/local.mjs";
+import { getRequest, newId, postRequest, standInEngine, standInReplay } from "../../tools/harness/fixtures.mjs";
+import { freshDatabase } from "../../tools/harness/testdb.mjs";
 import { utcDay } from "../../web/common/contract.js";
 
 const DAY_MS = 86_400_000;

@@ -3,6 +3,8 @@
 // replay is cached past its keeping; and a player id removes its entries and places from every board.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { REPLAY_DAYS, TOP } from "../../netlify/database/scores-store.mjs";
+import { BOARD_CDN_CACHE, replayKeptSeconds } from "../../netlify/scores-api/handler.mjs";
 import {
   getRequest,
   newId,
@@ -11,9 +13,7 @@ import {
   standInEngine,
   standInReplay,
   startTestApi,
-} from "../../harness/fixtures.mjs";
-import { REPLAY_DAYS, TOP } from "../../netlify/database/scores-store.mjs";
-import { BOARD_CDN_CACHE, replayKeptSeconds } from "../../netlify/scores-api/handler.mjs";
+} from "../../tools/harness/fixtures.mjs";
 import { utcDay } from "../../web/common/contract.js";
 
 const DAY_MS = 86_400_000;

@@ -2,12 +2,12 @@
 // winners_below), against a real PostgreSQL server with the stand-in judge and a clock the tests move.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { newId, ORIGIN, postRequest, standInEngine, standInReplay } from "../../harness/fixtures.mjs";
-import { freshDatabase } from "../../harness/testdb.mjs";
 import { BIN_WIDTH, DISTRIBUTION_BINS, REPLAY_DAYS, ScoreStore } from "../../netlify/database/scores-store.mjs";
 import { config as boardConfig } from "../../netlify/functions/board/board.mjs";
 import { MAX_BODY_BYTES } from "../../netlify/lib/submission.mjs";
 import { startLocalApi } from "../../netlify/local.mjs";
+import { newId, ORIGIN, postRequest, standInEngine, standInReplay } from "../../tools/harness/fixtures.mjs";
+import { freshDatabase } from "../../tools/harness/testdb.mjs";
 import { utcDay } from "../../web/common/contract.js";
 
 const DAY_MS = 86_400_000;

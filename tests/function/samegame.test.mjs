@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { copiesOf, personActions } from "../../harness/copies.mjs";
+import { compareGames, lookupOf, marksOf } from "../../netlify/scores-api/samegame.mjs";
+import { copiesOf, personActions } from "../../tools/harness/copies.mjs";
 import {
   assertRefusal,
   datesAround,
@@ -18,8 +19,7 @@ import {
   standInReplay,
   startTestApi,
   testNow,
-} from "../../harness/fixtures.mjs";
-import { compareGames, lookupOf, marksOf } from "../../netlify/scores-api/samegame.mjs";
+} from "../../tools/harness/fixtures.mjs";
 
 /** `list` grouped by `key(item)`: a Map of arrays, in first-seen order. */
 function groupBy(list, key) {

@@ -6,7 +6,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { personActions } from "../../harness/copies.mjs";
+import { TOP } from "../../netlify/database/scores-store.mjs";
+import { config as boardConfig } from "../../netlify/functions/board/board.mjs";
+import { config as postConfig } from "../../netlify/functions/scores/scores.mjs";
+import { MAX_BODY_BYTES } from "../../netlify/lib/submission.mjs";
+import { startLocalApi } from "../../netlify/local.mjs";
+import { personActions } from "../../tools/harness/copies.mjs";
 import {
   assertRefusal,
   datesAround,
@@ -21,17 +26,12 @@ import {
   standInReplay,
   startTestApi,
   testNow,
-} from "../../harness/fixtures.mjs";
-import { TOP } from "../../netlify/database/scores-store.mjs";
-import { config as boardConfig } from "../../netlify/functions/board/board.mjs";
-import { config as postConfig } from "../../netlify/functions/scores/scores.mjs";
-import { MAX_BODY_BYTES } from "../../netlify/lib/submission.mjs";
-import { startLocalApi } from "../../netlify/local.mjs";
+} from "../../tools/harness/fixtures.mjs";
 
 const NOW = testNow();
 const DAY_START = Math.floor(NOW / 86_400_000) * 86_400_000;
 const DATES = datesAround(NOW);
-// median_ms:seed of human-like players (harness/players.py); each a different daily game of the same deal.
+// median_ms:seed of human-like players (tools/harness/players.py); each a different daily game of the same deal.
 const PLAYS = ["250:1", "300:2", "350:3", "400:4", "450:5"];
 
 let todays;

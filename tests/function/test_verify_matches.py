@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.replays import daily_play, judged, race_pairs, shifted
+from tools.harness.replays import daily_play, judged, race_pairs, shifted
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE_SCRIPT = Path(__file__).with_name("function_verify.mjs")
@@ -26,7 +26,7 @@ OWN_NODE = (
     ROOT / "node_modules" / ".bin" / "node"
 )  # Node 22 from npm (package.json); the system's may be older
 NODE = str(OWN_NODE) if OWN_NODE.is_file() else shutil.which("node")
-# (median_ms, seed) of human-like players (harness/players.py): honest games the judge accepts.
+# (median_ms, seed) of human-like players (tools/harness/players.py): honest games the judge accepts.
 PLAYS = [(250, 1), (450, 2), (300, 3)]
 RACE_PLAYS = [(450, 1), (500, 2), (450, 3), (550, 4)]
 

@@ -1,7 +1,7 @@
 """The code's layers: every import runs from a higher layer to a lower one (or stays in its folder).
 
 Two stacks share web/common/ as their ground: the page's (LAYERS: web/) and the one outside the page (OUTSIDE:
-the functions, the harness the tests and benchmarks share, the benchmarks and the tools). Both are declared once,
+the functions, the harness the tests and benchmarks share (tools/harness/), the benchmarks and the tools). Both are declared once,
 here, and drawn in docs/layers.md; a folder that is not declared fails. Python has the same rule where it can
 break: nothing but the tests imports the tests' modules, nothing but the benchmarks imports theirs."""
 
@@ -51,10 +51,10 @@ OUTSIDE: tuple[tuple[str, ...], ...] = (
         "netlify/functions/scores",
     ),  # the deployed functions' entries
     ("netlify", "tools/builder"),  # every function on one local server; the build's node scripts
-    ("harness",),  # what tests and benchmarks share: the local API, a fresh database, copies
+    ("tools/harness",),  # what tests and benchmarks share: the local API, a fresh database, copies
     ("benchmarks", "tools"),  # measurements; the dev server and the operator's tools
 )
-OUTSIDE_SOURCES = ("netlify", "harness", "benchmarks", "tools")
+OUTSIDE_SOURCES = ("netlify", "benchmarks", "tools")
 # Scripts a benchmark serves inside its copy of dist/ (their imports name the served site's files): not layered.
 SERVED = ("benchmarks/page/js",)
 COMMENT = re.compile(r"/\*.*?\*/|(?:^|\s)//[^\n]*", re.DOTALL)
@@ -138,7 +138,7 @@ def test_every_import_in_web_runs_downwards():
 
 
 def test_every_import_outside_the_page_runs_downwards():
-    """The functions never import each other, and the benchmarks no test file (their shared code is harness/)."""
+    """The functions never import each other, and the benchmarks no test file (their shared code is tools/harness/)."""
     assert outside_wrong_imports(ROOT) == []
 
 
@@ -174,8 +174,8 @@ def test_every_folder_outside_the_page_with_code_is_declared():
             "tests/function is in no layer",
         ),
         (
-            {"harness/fixtures.mjs": 'import { x } from "../benchmarks/board_day.mjs";\n'},
-            "upwards, harness -> benchmarks",
+            {"tools/harness/fixtures.mjs": 'import { x } from "../../benchmarks/board_day.mjs";\n'},
+            "upwards, tools/harness -> benchmarks",
         ),
     ],
 )
@@ -195,7 +195,7 @@ def wrong_python_imports(root: Path) -> list[str]:
     benchmarks' modules outside benchmarks/."""
     owned = {top: python_modules(root, top) for top in ("tests", "benchmarks")}
     found = []
-    for top in ("harness", "benchmarks", "tools", "tests"):
+    for top in ("benchmarks", "tools", "tests"):
         for path in sorted((root / top).rglob("*.py")):
             rel = path.relative_to(root).as_posix()
             source = path.read_text()
@@ -226,7 +226,7 @@ def test_nothing_but_the_tests_imports_a_test_module_in_python():
             {"benchmarks/bench.py": "from pagedriver import PRECACHED\n"},
             "imports pagedriver from tests/",
         ),
-        ({"harness/x.py": "import engine_judge\n"}, "imports engine_judge from benchmarks/"),
+        ({"tools/harness/x.py": "import engine_judge\n"}, "imports engine_judge from benchmarks/"),
         (
             {"tests/test_x.py": "from cpu_speeds import measure\n"},
             "imports cpu_speeds from benchmarks/",
@@ -244,8 +244,8 @@ def test_a_planted_python_import_of_another_s_module_is_caught(tmp_path, planted
             "tests/web/pagedriver.py": "",
             "benchmarks/engine_judge.py": "",
             "benchmarks/cpu_speeds.py": "",
-            "harness/players.py": "",
-            "tools/ok.py": "from harness.players import play\n",
+            "tools/harness/players.py": "",
+            "tools/ok.py": "from tools.harness.players import play\n",
             **planted,
         },
     )

@@ -10,7 +10,7 @@ from types import ModuleType
 import pytest
 from pagedriver import READY_MS, SNAPSHOT_PATH, loaded_page, on_test_time
 
-from harness.build_module import load_build_module
+from tools.harness.build_module import load_build_module
 
 ROOT = Path(__file__).resolve().parents[2]
 

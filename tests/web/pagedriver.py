@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from harness.browser import PRECACHED as PRECACHED  # noqa: E402 (the tests' wait for a full precache)
+from tools.harness.browser import PRECACHED as PRECACHED  # noqa: E402 (the tests' wait for a full precache)
 
 # The sizes the issues test at: a phone and a desktop (viewports).
 PHONE = {"width": 390, "height": 844}
@@ -434,7 +434,7 @@ def short_practice_seeds(
     own simulated human (a fraction of a second), so that a full game fits in a test's time.
     wrong_slap_first: the human slaps the empty pile at the start, as a test will."""
     from ewar.game import Game
-    from harness.players import play_simulated_human
+    from tools.harness.players import play_simulated_human
 
     durations = []
     for seed in candidates:

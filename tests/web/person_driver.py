@@ -1,5 +1,5 @@
 """Plays today's daily on the page as a person would, so that the scores function's judge takes the record: each
-reaction to a Double or Sandwich and each flip delay is drawn from harness/players.py's human-like model (lognormal
+reaction to a Double or Sandwich and each flip delay is drawn from tools/harness/players.py's human-like model (lognormal
 around its median, about one pattern in ten missed), from a seeded stream: on the same deal, a seed always plays
 the same game.
 
@@ -14,7 +14,7 @@ import time
 
 from pagedriver import FRAME_MS, advance, pattern_on_top, start_from_menu, view_of
 
-from harness.players import HumanLikePlayer
+from tools.harness.players import HumanLikePlayer
 
 SLAP_KEY = " "
 FLIP_KEY = "Enter"

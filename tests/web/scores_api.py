@@ -10,7 +10,7 @@ import urllib.parse
 import urllib.request
 from datetime import UTC, datetime
 
-from harness.replays import daily_play
+from tools.harness.replays import daily_play
 
 SEND_S = 90  # the first verification in a fresh function instance loads Pyodide
 SEEDS = iter(range(random.randrange(1_000, 100_000), 10**6))  # each record a game of its own

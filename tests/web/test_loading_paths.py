@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 from pagedriver import freeze_time, on_test_time, run_until
 
-from harness.network_link import emulate_link
+from tools.harness.network_link import emulate_link
 
 READY_MS = 120_000
 

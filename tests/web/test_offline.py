@@ -24,7 +24,7 @@ from pagedriver import (
     wait_until,
 )
 
-from harness.build_module import copy_project
+from tools.harness.build_module import copy_project
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKER_MS = 60_000

@@ -34,7 +34,7 @@ from scores_api import post_daily
 from ewar.game import Game
 from ewar.replay import Replay
 from ewar.watch import watch
-from harness.players import HumanLikePlayer, play
+from tools.harness.players import HumanLikePlayer, play
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = {"width": 360, "height": 640}

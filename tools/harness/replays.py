@@ -1,12 +1,12 @@
 """Replays made by the engine in CPython for the scores function's tests and benchmark.
 
-    PYTHONPATH=. python harness/replays.py --date 2026-11-30 [--plays 450:1 250:2 ...]
+    PYTHONPATH=. python tools/harness/replays.py --date 2026-11-30 [--plays 450:1 250:2 ...]
 
 prints JSON: {"engine_version", "plays": [{"median_ms", "seed", "replay", "score", "verdict"}...], "practice",
 "unfinished", "tampered", "too_fast", "machine", "lost"} -- each a replay record; "verdict" is what the judge
 (``bridge.judge_daily``, the call the function makes) says of a record sent for its date with no score claimed.
 
-Honest games are played by the human-like player of ``harness/players.py`` (``--plays MEDIAN_MS:SEED``), whose
+Honest games are played by the human-like player of ``tools/harness/players.py`` (``--plays MEDIAN_MS:SEED``), whose
 records the judge must accept. The exact player, which times every slap and flip to the millisecond, makes only
 the records that must be refused: ``too_fast`` (a slap 60 ms after its card: ``impossible_play``) and
 ``machine`` (every slap 150 ms after its card, every flip 300 ms into its turn: ``implausible_play``).
@@ -21,7 +21,7 @@ import sys
 from ewar import bridge
 from ewar.game import Game
 from ewar.replay import Replay
-from harness.players import play_human_like, play_simulated_human
+from tools.harness.players import play_human_like, play_simulated_human
 
 
 def verdict_of(record: dict) -> dict:

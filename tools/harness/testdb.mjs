@@ -3,7 +3,7 @@
 // of its own, migrated, dropped after.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { migrate } from "../netlify/database/migrate.mjs";
+import { migrate } from "../../netlify/database/migrate.mjs";
 
 export const TEST_DATABASE_ENV = "EWAR_TEST_DATABASE_URL";
 

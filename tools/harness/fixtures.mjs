@@ -8,10 +8,10 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
-import { startLocalApi } from "../netlify/local.mjs";
-import { loadEngine } from "../netlify/scores-api/engine.mjs";
-import { toWebRequest } from "../netlify/web-request.mjs";
-import { utcDay } from "../web/common/contract.js";
+import { startLocalApi } from "../../netlify/local.mjs";
+import { loadEngine } from "../../netlify/scores-api/engine.mjs";
+import { toWebRequest } from "../../netlify/web-request.mjs";
+import { utcDay } from "../../web/common/contract.js";
 import { freshDatabase } from "./testdb.mjs";
 
 /**
@@ -28,16 +28,16 @@ export async function assertRefusal(send, request, { status, code, rows }) {
   return body;
 }
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const PYTHON = process.env.PYTHON ?? "python3";
 const DAY_MS = 86_400_000;
 
 /**
  * Daily games played by human-like players ("median_ms:seed" each) and judged in CPython, with the records that
- * must be refused (harness/replays.py). The checkout's own engine and the harness's players come first on the path.
+ * must be refused (tools/harness/replays.py). The checkout's own engine and the harness's players come first on the path.
  */
 export function pythonReplays(date, plays = ["450:1"]) {
-  const script = path.join(ROOT, "harness", "replays.py");
+  const script = path.join(ROOT, "tools", "harness", "replays.py");
   const pythonPath = [ROOT, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter);
   const output = execFileSync(PYTHON, [script, "--date", date, "--plays", ...plays], {
     cwd: ROOT,

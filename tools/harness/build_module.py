@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # What a build reads besides the engine's own sources (pyproject, readme, licence, ewar/).
 BUILD_INPUTS = ("package.json", "package-lock.json", "web", "tools")
 
