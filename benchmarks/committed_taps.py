@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
 from cpu_speeds import TARGETS, half_point, measure, person  # noqa: E402
+from daily_year import measure as measure_year  # noqa: E402
 from guided_game import one_game  # noqa: E402
 
 from ewar import __version__, patterns  # noqa: E402
@@ -40,7 +41,7 @@ MODELS = ("lognormal", "exgauss")
 YEAR = 2027  # the CPU speeds and the daily's form were tuned on dates of 2028: this year is not
 PACE = 650
 BAND = (0.25, 0.65)
-PLAYERS = 3_000_000  # the year's players are numbered from here: none of the tuning's
+PLAYERS = 3_000_000  # the committed-slap games' players are numbered from here: none of the tuning's
 # the coach's offer of a new deal after this long with no cards (the page's own constant, read from it)
 _COACH = (ROOT / "web" / "js" / "table" / "coach.js").read_text()
 OFFER_AFTER_MS = int(re.search(r"OFFER_AFTER_MS = ([\d_]+);", _COACH)[1].replace("_", ""))
@@ -54,39 +55,6 @@ def _old_too_late_for(self, when, seat, table):
 
 
 _NEW_TOO_LATE_FOR = patterns.PatternLog.too_late_for
-
-
-def daily_games(task: tuple) -> tuple:
-    """Play ``count`` dailies of ``date`` with ``model`` players from number ``first``."""
-    model, date, first, count = task
-    wins = sum(
-        play(Game.daily(date), person(model, PACE, PLAYERS + (first + n) * 7919)).outcome.won
-        for n in range(count)
-    )
-    return model, date, wins, count
-
-
-def year_of_dailies(workers: int, games: int, dates: list[str]) -> dict:
-    """{model: {date: (wins, games)}}: ``games`` a date, then 3 x as many more on a date outside
-    the band (the pooled rate is the date's)."""
-    tally = {model: {date: [0, 0] for date in dates} for model in MODELS}
-
-    def run(tasks):
-        with Pool(workers) as pool:
-            for model, date, wins, count in pool.imap_unordered(daily_games, tasks, chunksize=4):
-                tally[model][date][0] += wins
-                tally[model][date][1] += count
-
-    run([(model, date, 0, games) for model in MODELS for date in dates])
-    low, high = BAND
-    again = [
-        (model, date, games, 3 * games)
-        for model in MODELS
-        for date, (wins, count) in tally[model].items()
-        if not low <= wins / count <= high
-    ]
-    run(again)
-    return tally, len(again)
 
 
 def guided(task: tuple) -> dict:
@@ -156,13 +124,15 @@ def main() -> int:
     days = 366 if YEAR % 4 == 0 else 365
     dates = [(first + datetime.timedelta(days=d)).isoformat() for d in range(days)]
     dates = dates[:: 30 if args.quick else args.every]
-    tally, again = year_of_dailies(args.workers, args.games, dates)
+    tally, again = measure_year(
+        dates, args.games, args.workers
+    )  # daily_year.py's players and re-measure
     print(
         f"\n2. the dailies of {YEAR} at {PACE} ms ({len(dates)} dates, {args.games} games a date;"
     )
     print(f"   {again} date-models outside the band measured again with {3 * args.games} more)")
     print(f"{'model':>10}{'mean':>8}{'lowest':>10}{'highest':>10}{'outside 25-65%':>18}")
-    for model in MODELS:
+    for model in tally:
         rates = {date: wins / count for date, (wins, count) in tally[model].items()}
         outside = [d for d, r in rates.items() if not BAND[0] <= r <= BAND[1]]
         low = min(rates, key=rates.get)
