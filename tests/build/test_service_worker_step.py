@@ -97,12 +97,12 @@ def test_what_the_page_needs_offline_is_all_listed(built):
 def test_the_worker_code_is_the_template_with_the_list_filled_in_and_its_imports_from_the_root(
     built,
 ):
-    """web/worker/worker.js imports "./sync.js" and "../common/kept-files.js"; dist/sw.js sits at the site's root,
-    so it imports "./worker/sync.js" and "./common/kept-files.js"."""
+    """web/worker/worker.js imports "./sync.js" and "../common/..." (kept-files.js, clock.js); dist/sw.js sits at
+    the site's root, so it imports "./worker/sync.js" and "./common/..."."""
     template = (ROOT / "web" / "worker" / "worker.js").read_text()
     assert 'from "./sync.js"' in template and 'from "../common/kept-files.js"' in template
     rebased = template.replace('from "./sync.js"', 'from "./worker/sync.js"').replace(
-        'from "../common/kept-files.js"', 'from "./common/kept-files.js"'
+        'from "../common/', 'from "./common/'
     )
     generated = (built.dist / "sw.js").read_text()
     before, after = rebased.split(steps.PRECACHE_MARK)
