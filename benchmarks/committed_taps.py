@@ -41,7 +41,9 @@ MODELS = ("lognormal", "exgauss")
 YEAR = 2027  # the CPU speeds and the daily's form were tuned on dates of 2028: this year is not
 PACE = 650
 BAND = (0.25, 0.65)
-PLAYERS = 3_000_000  # the committed-slap games' players are numbered from here: none of the tuning's
+PLAYERS = (
+    3_000_000  # the committed-slap games' players are numbered from here: none of the tuning's
+)
 # the coach's offer of a new deal after this long with no cards (the page's own constant, read from it)
 _COACH = (ROOT / "web" / "js" / "table" / "coach.js").read_text()
 OFFER_AFTER_MS = int(re.search(r"OFFER_AFTER_MS = ([\d_]+);", _COACH)[1].replace("_", ""))

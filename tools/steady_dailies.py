@@ -1,7 +1,7 @@
 """Choose each date's daily deal among its candidates, so every date is about as hard (issue 18).
 
 A date has candidate deals 0, 1, 2, ... (``ewar.deal.candidate_seed``). For each date this tool
-plays candidate 0 with human-like players of 650 ms under both models of tests/players.py
+plays candidate 0 with human-like players of 650 ms under both models of tools/harness/players.py
 (lognormal and ex-Gaussian, taps unstoppable in their last 200 ms) and keeps it when the mean of
 the two win rates lies in the inner band and each model's in its own wider band; else it tries
 the next candidate, and takes the nearest to the middle when none lands inside. The players here are
@@ -9,10 +9,14 @@ numbered apart from the ones ``benchmarks/fair_daily.py`` measures with: the mea
 tuning. The choices are written to ``ewar/daily_deals.py``, which the engine reads.
 
     nice python -m tools.steady_dailies --through 2028-12-31 [--workers 2] [--again-after DATE]
+    nice python -m tools.steady_dailies --again 2027-01-22,2027-04-29
+
 
 Dates already in the table keep their choice (a daily never changes once published); the run
 only appends dates after the table's last one, or, with ``--again-after``, chooses again every
 date after DATE, which must not be before the newest edition's first date (ewar/editions.py).
+``--again`` chooses another candidate for the dates a measure (``benchmarks/daily_year.py``) found
+outside the band, under the same rule.
 """
 
 from __future__ import annotations
@@ -86,17 +90,42 @@ def candidate_rates(date: str, candidate: int) -> tuple[float, float]:
     return (first[0] + second[0]) / 2, (first[1] + second[1]) / 2
 
 
-def choose(date: str) -> tuple[str, int, list[tuple[float, float]]]:
-    """The date, its chosen candidate and the rates (lognormal, ex-Gaussian) measured on the way."""
-    rates = []
+def choose(date: str, passed_over: int | None = None) -> tuple[str, int, list[tuple[float, float]]]:
+    """The date, its chosen candidate and the rates (lognormal, ex-Gaussian) measured on the way;
+    ``passed_over``: a candidate a measure found outside the band, never chosen again."""
+    tried = {}
     for candidate in range(CANDIDATES):
-        rates.append(candidate_rates(date, candidate))
-        if distance(rates[-1]) <= 0:
-            return date, candidate, rates
-    nearest = min(
-        range(CANDIDATES), key=lambda k: (distance(rates[k]), abs(sum(rates[k]) / 2 - MIDDLE))
-    )
-    return date, nearest, rates
+        if candidate == passed_over:
+            continue
+        tried[candidate] = candidate_rates(date, candidate)
+        if distance(tried[candidate]) <= 0:
+            return date, candidate, list(tried.values())
+    nearest = min(tried, key=lambda k: (distance(tried[k]), abs(sum(tried[k]) / 2 - MIDDLE)))
+    return date, nearest, list(tried.values())
+
+
+def choose_again(first: str, choices: str, dates: list[str], workers: int) -> str:
+    """``choices`` with each of ``dates`` (a measure found it outside the band) given another
+    candidate; a date before the newest edition's first date is refused (it may be published)."""
+    from ewar.editions import EDITIONS
+
+    offsets = {}
+    for date in dates:
+        if date < EDITIONS[-1].starts:
+            raise SystemExit(f"{date} is before {EDITIONS[-1].starts}: its deal may be published")
+        offsets[date] = (
+            datetime.date.fromisoformat(date) - datetime.date.fromisoformat(first)
+        ).days
+        if not 0 <= offsets[date] < len(choices):
+            raise SystemExit(f"{date} is not in the table ({first} on, {len(choices)} dates)")
+    table = list(choices)
+    with ProcessPoolExecutor(workers) as pool:
+        passed_over = [int(table[offsets[date]]) for date in dates]
+        for date, candidate, rates in pool.map(choose, dates, passed_over):
+            table[offsets[date]] = str(candidate)
+            measured = " ".join(f"{a:.0%}/{b:.0%}" for a, b in rates)
+            print(date, candidate, measured, flush=True)
+    return "".join(table)
 
 
 def write_table(first: str, choices: str, path: Path = TABLE) -> None:
@@ -128,14 +157,23 @@ def kept_choices(first: str, choices: str, after: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--through", required=True, help="last date to choose (YYYY-MM-DD)")
+    parser.add_argument("--through", help="last date to choose (YYYY-MM-DD)")
     parser.add_argument("--first", help="first date when the table is still empty")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--again-after", help="choose again every date after this one")
+    parser.add_argument(
+        "--again",
+        help="choose again these dates (D1,D2,...), which a measure found outside the band",
+    )
     args = parser.parse_args(argv)
     from ewar.daily_deals import CHOICES, FIRST_DATE
 
     first = FIRST_DATE if CHOICES else (args.first or FIRST_DATE)
+    if args.again:
+        write_table(first, choose_again(first, CHOICES, args.again.split(","), args.workers))
+        return 0
+    if not args.through:
+        parser.error("--through or --again is needed")
     if args.again_after:
         CHOICES = kept_choices(first, CHOICES, args.again_after)  # noqa: N806
     start = datetime.date.fromisoformat(first) + datetime.timedelta(days=len(CHOICES))

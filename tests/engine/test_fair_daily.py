@@ -3,6 +3,7 @@ decide; the band itself is measured by benchmarks/fair_daily.py (its quick run i
 
 from __future__ import annotations
 
+import datetime
 import importlib.util
 import json
 from pathlib import Path
@@ -21,6 +22,23 @@ from ewar.deal import (
 from ewar.errors import InvalidSeedError
 from ewar.game import Game
 from tools.harness.players import ExGaussianPlayer, HumanLikePlayer, play
+
+
+class _InProcess:
+    """A stand-in for ProcessPoolExecutor that maps in this process (the test's stand-in measure)."""
+
+    def __init__(self, _workers):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_exc):
+        return False
+
+    def map(self, fn, *iterables):
+        return map(fn, *iterables)
+
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -91,6 +109,29 @@ class TestSteadyDailyDeals:
             kept_choices(first, choices, "2026-12-07")
         assert editions.NEWEST.starts == "2026-12-08"
         assert kept_choices(first, choices, "2026-12-08") == choices[:5]  # 2026-12-04 to 12-08
+
+    def test_choosing_one_date_again_refuses_a_published_one_and_keeps_every_other(
+        self, monkeypatch
+    ):
+        import tools.steady_dailies as steady
+
+        first, choices = daily_deals.FIRST_DATE, daily_deals.CHOICES
+        with pytest.raises(SystemExit, match="may be published"):
+            steady.choose_again(first, choices, ["2026-12-07"], workers=1)
+        with pytest.raises(SystemExit, match="not in the table"):
+            steady.choose_again(first, choices, ["2040-01-01"], workers=1)
+        # A stand-in measure: every candidate but 7 lies outside; the one measured outside is passed over.
+        inside, outside = (0.47, 0.47), (0.9, 0.9)
+        monkeypatch.setattr(steady, "candidate_rates", lambda _d, k: inside if k == 7 else outside)
+        monkeypatch.setattr(steady, "ProcessPoolExecutor", _InProcess)
+        again = steady.choose_again(first, choices, ["2027-03-03"], workers=1)
+        offset = (
+            datetime.date.fromisoformat("2027-03-03") - datetime.date.fromisoformat(first)
+        ).days
+        assert (
+            again[offset] == "7"
+            and again[:offset] + again[offset + 1 :] == choices[:offset] + choices[offset + 1 :]
+        )
 
     def test_dates_outside_the_table_keep_their_first_candidate(self):
         for date in ("2026-11-30", "2026-12-03", "2040-06-01"):
