@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createRunningGameStore } from "../../web/js/app/running-game-store.js";
+import { createClockStore } from "../../web/js/base/clock-store.js";
 import { createHistoryStore } from "../../web/js/base/history-store.js";
 import { memoryBackend } from "../../web/js/base/local-store.js";
 import { createSettingsStore } from "../../web/js/base/settings-store.js";
@@ -157,4 +158,15 @@ test("blocked storage loses nothing but the write: every read answers as empty, 
   assert.match(stores.player.playerId(), /^[A-Za-z0-9_-]{32}$/);
   stores.running.clearRunningGame();
   stores.player.forget();
+});
+
+test("the clock's store keeps the server's offset under its one key, and reads 0 for nothing or junk", () => {
+  const backend = memoryBackend();
+  const clockStore = createClockStore(backend);
+  assert.equal(clockStore.serverOffset(), 0);
+  clockStore.keepServerOffset(-93_000);
+  assert.equal(backend.getItem("ewar.serverOffsetMs"), "-93000");
+  assert.equal(createClockStore(backend).serverOffset(), -93_000); // the next visit reads it
+  backend.setItem("ewar.serverOffsetMs", "soon");
+  assert.equal(clockStore.serverOffset(), 0);
 });
