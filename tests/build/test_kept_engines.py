@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from ewar import __version__ as CURRENT
 from tools.builder.kept_engines import KEPT_DIR, MANIFEST, check_kept_engines
 from tools.builder.pipeline import BuildError, Context, FileHashes
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def context(root: Path, current: str = "4.0.0") -> Context:
+def context(root: Path, current: str = CURRENT) -> Context:
     return Context(
         root=root,
         dist=root / "dist",

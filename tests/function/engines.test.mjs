@@ -1,7 +1,7 @@
 // A new engine costs nobody a score (issue 30): a daily played on the page's earlier engine, queued in the outbox
 // before a deploy and sent after it, is judged by the engine it was played on, which the function keeps
 // (netlify/engines/, build step kept_engines); a record of the new engine is judged by the new one in the same
-// run. Two engine versions in one test process: the build's own (dist/) and the kept 3.1.0.
+// run. Three engine versions in one test process: the build's own (dist/) and the kept 3.1.0 and 4.0.0.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -100,4 +100,25 @@ test("without the kept engine the record is refused engine_version, and an engin
   assert.equal(unknown.engineVersion, newGame.replay.engine); // the build's own judges it...
   const verdict = unknown.judge({ ...oldGame.replay, engine: "2.0.0" }, today, oldGame.score);
   assert.equal(verdict.error.code, "engine_version"); // ...and refuses it
+});
+
+test("every engine the function keeps judges a record its own player made: no version still live is refused", async () => {
+  const versions = Object.keys(KEPT);
+  assert.ok(versions.includes("4.0.0"), "the engine before this one is kept too (it may have served dailies)");
+  for (const [index, version] of versions.entries()) {
+    const played = playedOn(version, today, `500:${10 + index}`);
+    assert.equal(played.engine_version, version);
+    const [game] = played.plays;
+    const submission = submissionOf(game, `Kept engine ${"ABCDEFGH"[index]}`);
+    const response = await api.handle(
+      new Request("http://127.0.0.1:8000/api/scores", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(submission),
+      }),
+    );
+    assert.equal(response.status, 201, `${version}: ${await response.clone().text()}`);
+    assert.equal((await response.json()).score, game.verdict.score);
+    assert.equal(await entryEngine(submission.id), version);
+  }
 });
