@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
 from engine_judge import BOTS  # noqa: E402
+from judge_honest import print_refusals  # noqa: E402
 
 from ewar import __version__  # noqa: E402
 from ewar.errors import EwarError  # noqa: E402
@@ -201,22 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         f"their last {COMMIT_MS} ms"
     )
     verdicts = {model: honest_refusals(model, args.honest) for model in MODELS}
-    print("| median | " + " | ".join(f"{model} refused" for model in MODELS) + " |")
-    print("|---|" + "---|" * len(MODELS))
-    for median in HONEST_MEDIANS:
-        cells = []
-        for model in MODELS:
-            counts = verdicts[model][median]
-            games = sum(counts.values())
-            refused = games - counts["accepted"]
-            why = ", ".join(f"{code} {n}" for code, n in counts.items() if code != "accepted")
-            cells.append(f"{refused} of {games}" + (f" ({why})" if why else ""))
-        print(f"| {median} ms | " + " | ".join(cells) + " |")
-    totals = []
-    for model in MODELS:
-        counts = sum(verdicts[model].values(), Counter())
-        totals.append(f"{sum(counts.values()) - counts['accepted']} of {sum(counts.values())}")
-    print("| all | " + " | ".join(totals) + " |")
+    print_refusals(verdicts, HONEST_MEDIANS)
 
     print(f"\nbots, {args.bots} daily games each")
     print("| bot | refused | why |")

@@ -51,6 +51,27 @@ def verdict(task: tuple) -> tuple:
     return model, median, "accepted"
 
 
+def print_refusals(verdicts: dict[str, dict[int, Counter]], medians) -> None:
+    """A Markdown table of the judge's verdicts ({model: {median: Counter of codes}}): refused of judged
+    per median and model (with the refusals' codes), and in all."""
+    models = list(verdicts)
+    print("| median | " + " | ".join(f"{model} refused" for model in models) + " |")
+    print("|---|" + "---|" * len(models))
+    for median in medians:
+        cells = []
+        for model in models:
+            counts = verdicts[model][median]
+            games = sum(counts.values())
+            why = ", ".join(f"{code} {n}" for code, n in counts.items() if code != "accepted")
+            cells.append(f"{games - counts['accepted']} of {games}" + (f" ({why})" if why else ""))
+        print(f"| {median} ms | " + " | ".join(cells) + " |")
+    totals = []
+    for model in models:
+        counts = sum(verdicts[model].values(), Counter())
+        totals.append(f"{sum(counts.values()) - counts['accepted']} of {sum(counts.values())}")
+    print("| all | " + " | ".join(totals) + " |")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3000, help="games of each model")
@@ -73,20 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         f"(medians {MEDIANS.start}-{MEDIANS.stop - 1} ms in turn, taps unstoppable in their last "
         f"{COMMIT_MS} ms, dates {FIRST_DATE} on)"
     )
-    print("| median | " + " | ".join(f"{model} refused" for model in MODELS) + " |")
-    print("|---|" + "---|" * len(MODELS))
-    for median in MEDIANS:
-        cells = []
-        for model in MODELS:
-            counts = verdicts[model][median]
-            refused = sum(counts.values()) - counts["accepted"]
-            cells.append(f"{refused} of {sum(counts.values())}")
-        print(f"| {median} ms | " + " | ".join(cells) + " |")
-    totals = []
-    for model in MODELS:
-        counts = sum(verdicts[model].values(), Counter())
-        totals.append(f"{sum(counts.values()) - counts['accepted']} of {sum(counts.values())}")
-    print("| all | " + " | ".join(totals) + " |")
+    print_refusals(verdicts, MEDIANS)
     for model in MODELS:
         for median, counts in verdicts[model].items():
             for said, n in counts.items():
