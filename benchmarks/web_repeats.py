@@ -34,20 +34,26 @@ from tools.builder.suite import (  # noqa: E402 (after the path insert)
 )
 
 
-def outcomes(report: Path) -> dict[str, str]:
-    """{test id: "passed" | "failed" | "skipped"} from a JUnit XML report."""
-    found = {}
+def outcomes(report: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """({test id: "passed" | "failed" | "skipped"}, {failed test id: its failure's last lines}) from a JUnit XML
+    report."""
+    found, why = {}, {}
     for case in ElementTree.parse(report).iter("testcase"):
         name = f"{case.get('classname', '')}::{case.get('name', '')}"
+        failures = [child for child in case if child.tag in ("failure", "error")]
         kinds = {child.tag for child in case}
-        found[name] = (
-            "failed"
-            if kinds & {"failure", "error"}
-            else "skipped"
-            if "skipped" in kinds
-            else "passed"
-        )
-    return found
+        found[name] = "failed" if failures else "skipped" if "skipped" in kinds else "passed"
+        if failures:
+            text = "\n".join(
+                (child.get("message") or "") + "\n" + (child.text or "") for child in failures
+            )
+            why[name] = "\n".join(line for line in text.splitlines() if line.strip())[
+                -FAILURE_TAIL:
+            ]
+    return found, why
+
+
+FAILURE_TAIL = 1500  # characters of a failure's report printed: where it failed and why
 
 
 def run_once(pytest_args: list[str], report: Path, env: dict[str, str]) -> tuple[int, float]:
@@ -77,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
             if not report.is_file():
                 print(f"run {number}: pytest exited {code} without a report", flush=True)
                 return 1
-            found = outcomes(report)
+            found, why = outcomes(report)
             failed = sorted(name for name, outcome in found.items() if outcome == "failed")
             for name, outcome in found.items():
                 seen[name] += 1
@@ -88,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             for name in failed:
                 print(f"  failed: {name}", flush=True)
+                print("    " + why[name].replace("\n", "\n    "), flush=True)
     print(f"\npasses per test over {options.runs} runs (those that failed once first):")
     for name in sorted(seen, key=lambda name: (passes[name] == seen[name], name)):
         print(f"  {passes[name]:>3}/{seen[name]:<3} {name}")

@@ -89,8 +89,9 @@ def toast(page) -> str:
     return page.inner_text("[data-testid=toast]")
 
 
-def play_until(page, wanted, *, limit: int = 4000) -> None:
-    """Flips on your turns, a frame at a time, until ``wanted(game)`` holds for the page's game."""
+def play_until(page, wanted, *, limit: int = 600) -> None:
+    """Flips on your turns until ``wanted(game)`` holds for the page's game. Between your flips, test time moves on
+    to the first frame at or after the engine's next wake-up: the table changes only then."""
     seen = None
     for _ in range(limit):
         view = view_of(page)
@@ -101,7 +102,10 @@ def play_until(page, wanted, *, limit: int = 4000) -> None:
                 return
         if view["your_turn"]:
             page.keyboard.press("Enter")
-        advance(page, FRAME_MS)
+            advance(page, FRAME_MS)
+        else:
+            wake_at = view["wake_at"] or view["clock"] + 100
+            advance(page, max(0, wake_at - view["clock"]) + FRAME_MS)
     raise AssertionError("the awaited pattern never showed")
 
 

@@ -45,8 +45,18 @@ export function startOffline({ events, banner }) {
   let registration = null;
   let accepted = false;
 
+  // A waiting worker is offered however the page learns of it: its statechange, an updatefound that arrives after
+  // the worker has already installed (registration.installing is then null), or the end of an update check.
+  function offerIfWaiting() {
+    if (registration?.waiting && container.controller) banner.offer();
+  }
+
   function watchInstalling(worker) {
-    worker?.addEventListener("statechange", () => {
+    if (!worker) {
+      offerIfWaiting();
+      return;
+    }
+    worker.addEventListener("statechange", () => {
       if (worker.state === "installed" && container.controller) banner.offer();
     });
   }
@@ -69,6 +79,7 @@ export function startOffline({ events, banner }) {
     } catch {
       return false; // offline or the server is away: try again at the next pause
     }
+    offerIfWaiting();
     return Boolean(registration.installing || registration.waiting);
   }
 
@@ -96,8 +107,8 @@ export function startOffline({ events, banner }) {
 
   const registered = afterLoading(events).then(async () => {
     registration = await container.register(WORKER_URL, { scope: "./", type: "module" });
-    if (registration.waiting && container.controller) banner.offer();
-    watchInstalling(registration.installing);
+    offerIfWaiting();
+    if (registration.installing) watchInstalling(registration.installing);
     registration.addEventListener("updatefound", () => watchInstalling(registration.installing));
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") checkForUpdate();
