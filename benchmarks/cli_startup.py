@@ -47,12 +47,18 @@ def cpu_seconds() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def timed_run(command: list[str], folder: Path) -> tuple[float, float]:
+def timed_run(command: list[str], folder: Path, env: dict | None = None) -> tuple[float, float]:
     """(wall ms, CPU ms) of one whole process."""
     cpu = cpu_seconds()
     start = time.perf_counter()
-    subprocess.run(command, cwd=folder, check=True, capture_output=True)
+    subprocess.run(command, cwd=folder, check=True, capture_output=True, env=env)
     return (time.perf_counter() - start) * 1000, (cpu_seconds() - cpu) * 1000
+
+
+def writing_bytecode() -> dict:
+    """This environment, but with Python allowed to write .pyc files: as after an install, the engine's
+    modules then load compiled (with PYTHONDONTWRITEBYTECODE set, every run would compile them again)."""
+    return {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 
 
 def measure(deal: dict, runs: int, before: Path | None) -> dict[str, tuple[float, float]]:
@@ -60,7 +66,7 @@ def measure(deal: dict, runs: int, before: Path | None) -> dict[str, tuple[float
     timed = list(commands(deal, before).items())
     samples: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in timed}
     for _, (command, folder) in timed:
-        timed_run(command, folder)  # warm the file cache and the .pyc files
+        timed_run(command, folder, writing_bytecode())  # warm the file cache and the .pyc files
     for round_ in range(runs):
         turn = round_ % len(timed)
         for name, (command, folder) in timed[turn:] + timed[:turn]:
@@ -89,7 +95,7 @@ def main() -> None:
         f"median of a whole process, {runs} alternating runs each, wall ms / CPU ms"
         f" (load average {load}, {os.cpu_count()} cores)"
     )
-    extra = f" {'before':>13} {'before/ref':>11}" if before else ""
+    extra = f" {'before':>13} {'before/ref wall':>16} {'before/ref CPU':>15}" if before else ""
     print(
         f"{'deal':<30} {'cards':>6} {'python -c pass':>15} {'reference':>13} {'ewar bmn':>13}"
         f" {'ewar/ref wall':>14} {'ewar/ref CPU':>13}{extra}"
@@ -103,7 +109,10 @@ def main() -> None:
             f" {ewar[1] / reference[1]:>13.2f}"
         )
         if before:
-            row += f" {pair(got['before']):>13} {got['before'][0] / reference[0]:>11.2f}"
+            row += (
+                f" {pair(got['before']):>13} {got['before'][0] / reference[0]:>16.2f}"
+                f" {got['before'][1] / reference[1]:>15.2f}"
+            )
         print(row)
     load = " ".join(f"{value:.2f}" for value in os.getloadavg())
     print(f"load average after: {load}")

@@ -66,8 +66,9 @@ def play(pack_a: list[int], pack_b: list[int]) -> BmnResult:
     BmnResult(status='finished', cards=6, tricks=1)
     """
     # Packs are bytes (pay values 0-4), sliced as each card is played: quicker in CPython than a deque (1.26 against
-    # 1.56 ms on the longest published deal, in-process),
-    # and the position at a trick's start is the packs themselves, with nothing to convert.
+    # 1.56 ms on the longest published deal, in-process), and the position at a trick's start is the packs themselves,
+    # with nothing to convert. The pile is a bytearray added to a pack as it is, and its length counts the trick's
+    # cards (no count kept per card).
     packs = [bytes(pack_a), bytes(pack_b)]
     leader = cards = tricks = 0
     seen = set()
@@ -76,17 +77,15 @@ def play(pack_a: list[int], pack_b: list[int]) -> BmnResult:
         if position in seen:
             return BmnResult(LOOP, cards, tricks)
         seen.add(position)
-        pile = []
+        pile = bytearray()
         turn, owed, challenger = leader, 0, -1
         while True:
             pack = packs[turn]
             if not pack:
-                packs[1 - turn] += bytes(pile)
-                return BmnResult(FINISHED, cards, tricks + 1)
+                return BmnResult(FINISHED, cards + len(pile), tricks + 1)
             value = pack[0]
             packs[turn] = pack[1:]
             pile.append(value)
-            cards += 1
             if value:
                 challenger, owed, turn = turn, value, 1 - turn
             elif challenger >= 0:
@@ -95,7 +94,8 @@ def play(pack_a: list[int], pack_b: list[int]) -> BmnResult:
                     break
             else:
                 turn = 1 - turn
-        packs[challenger] += bytes(pile)
+        cards += len(pile)
+        packs[challenger] += pile
         tricks += 1
         if not packs[1 - challenger]:
             return BmnResult(FINISHED, cards, tricks)

@@ -140,6 +140,22 @@ class TestCommandLine:
         assert {"ewar.bmn", "ewar.cards"} <= imported
         assert imported.isdisjoint({"argparse", "json", "ewar.judge", "ewar.game", "ewar.replay"})
 
+    @pytest.mark.parametrize("a, status", [("J", 0), ("J1", 1)])
+    def test_the_process_ends_without_the_interpreters_teardown(self, a, status):
+        """The answer written, the process exits at once (benchmarks/cli_startup.py): an exit handler
+        registered before the run never runs, and the line still arrives whole through a pipe."""
+        start = (
+            "import atexit, runpy, sys; atexit.register(print, 'teardown ran');"
+            f"sys.argv = ['ewar', 'bmn', {a!r}, '-']; runpy.run_module('ewar', run_name='__main__')"
+        )
+        out = run_python("-c", start)
+        assert out.returncode == status, out.stderr
+        assert "teardown ran" not in out.stdout
+        if status == 0:
+            assert out.stdout == '{"status": "finished", "cards": 2, "tricks": 1}\n'
+        else:
+            assert out.stdout == "" and "not a card token" in out.stderr
+
     @pytest.mark.parametrize("deal", PUBLISHED, ids=[d["name"] for d in PUBLISHED])
     def test_its_line_is_what_json_would_write(self, deal):
         result = play(parse_pack(deal["a"]), parse_pack(deal["b"]))
