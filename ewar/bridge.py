@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from . import __version__, cpu, scoring
-from .cards import PAY_VALUE_BY_RANK, RANKS
+from .cards import DECK_SIZE, JOKERS, PAY_VALUE_BY_RANK, RANKS
 from .deal import MAX_SEED, SEATS, SOUTH, open_daily_of
 from .deal import daily_seed as _daily_seed
 from .errors import EwarError
@@ -59,6 +59,9 @@ def rule_numbers() -> str:
             "win_floor": scoring.WIN_FLOOR,
             "per_pile": scoring.PER_PILE_SLAPPED,
             "strikes": STRIKES_LENIENT,
+            "deck": DECK_SIZE,
+            "hand": DECK_SIZE // len(SEATS),
+            "deck_jokers": DECK_SIZE + len(JOKERS),
             **{f"pay_{name}": PAY_VALUE_BY_RANK[rank] for name, rank in _PAY_RANKS.items()},
         }
     )
@@ -66,13 +69,15 @@ def rule_numbers() -> str:
 
 def table_settings() -> str:
     """The table's names and the games' settings the page uses, as JSON: ``seats`` in play order,
-    ``you`` (the human's seat), ``speeds`` (the CPU speeds, slowest first), ``daily`` (its
-    ``speed`` and ``lenient``) and ``max_seed`` (the largest deal number)."""
+    ``you`` (the human's seat), ``speeds`` (the CPU speeds, slowest first), ``default_speed``
+    (practice's until the player picks another), ``daily`` (its ``speed`` and ``lenient``) and
+    ``max_seed`` (the largest deal number)."""
     return _dumps(
         {
             "seats": list(SEATS),
             "you": SEATS[SOUTH],
             "speeds": list(cpu.SPEEDS),
+            "default_speed": cpu.DEFAULT_SPEED,
             "daily": {"speed": DAILY_SPEED, "lenient": DAILY_LENIENT},
             "max_seed": MAX_SEED,
         }
@@ -147,7 +152,7 @@ class GameSession:
 def new_game(
     mode: str = "practice",
     seed: int | None = 0,
-    speed: str = "normal",
+    speed: str = cpu.DEFAULT_SPEED,
     lenient: bool = False,
     date: str | None = None,
     house_rules: object = None,

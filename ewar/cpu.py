@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from .rng import Rng
 
 SPEEDS = ("slow", "normal", "fast")
+DEFAULT_SPEED = "normal"  # a practice game's, until the player picks another
 
 FLIP_BASE_MS = 450
 FLIP_SPREAD_MS = 200  # two draws below this are added: a triangular spread

@@ -111,7 +111,7 @@ class Game:
         seed: int,
         *,
         mode: str = PRACTICE,
-        speed: str = "normal",
+        speed: str = cpu.DEFAULT_SPEED,
         lenient: bool = False,
         date: str | None = None,
         deal_override: Deal | None = None,

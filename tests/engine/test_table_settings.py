@@ -28,6 +28,12 @@ def test_every_speed_named_plays_and_no_other():
         Game(7, speed="sluggish")
 
 
+def test_practice_plays_at_the_default_speed_unless_told_another():
+    assert SETTINGS["default_speed"] in SETTINGS["speeds"]
+    assert Game(7).speed == SETTINGS["default_speed"]
+    assert json.loads(bridge.new_game("practice", 7).view())["speed"] == SETTINGS["default_speed"]
+
+
 def test_the_daily_plays_only_at_its_settings():
     daily = SETTINGS["daily"]
     game = Game(0, mode=DAILY, date="2026-12-03", speed=daily["speed"], lenient=daily["lenient"])

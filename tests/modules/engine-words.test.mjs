@@ -47,6 +47,33 @@ describe("the words follow the engine's numbers", () => {
     });
   }
 
+  // The deck, a hand, the Jokers' deck, the pay counts and the largest deal number: each text quoting one takes the
+  // engine's (another number, other words), and no catalog writes the engine's own figure there.
+  const QUOTED = {
+    "help.rules.deal": ["deck", "hand"],
+    "help.rules.win.1": ["deck"],
+    "menu.house.jokers": ["deck_jokers"],
+    "welcome.pay": ["pay_jack", "pay_ace"],
+    "menu.dealInvalid": ["max_seed"],
+  };
+  const given = { ...engine, max_seed: JSON.parse(engineAnswer("table_settings")).max_seed };
+  for (const language of LANGUAGES) {
+    test(`${language}: the deck, a hand, the pay counts and the largest deal number are placeholders`, async () => {
+      await loadLanguage(language);
+      const format = (n) => new Intl.NumberFormat(language).format(n);
+      const other = Object.fromEntries(Object.keys(given).map((name, index) => [name, 700 + index]));
+      setSharedParams(other);
+      const catalog = catalogOf(language);
+      for (const [key, names] of Object.entries(QUOTED)) {
+        for (const name of names) {
+          assert.ok(t(key).includes(format(other[name])), `${key}: ${name}`);
+          assert.ok(!catalog[key].includes(String(given[name])), `${key} writes ${given[name]}`);
+        }
+      }
+      setSharedParams(given);
+    });
+  }
+
   test("the menu's label is counted by the engine's strikes once they are known, and keeps its text before", async () => {
     await loadLanguage("en");
     const label = { dataset: { i18n: "menu.lenient", i18nCount: "later_number" }, textContent: "as loaded" };

@@ -40,6 +40,17 @@ def with_name_max(text: str) -> str:
     return text.replace("{name_max}", str(NAME_MAX))
 
 
+def with_rule_numbers(text: str) -> str:
+    """An English catalog text as the page shows it, the engine's rule numbers it quotes filled
+    (bridge.rule_numbers(), as main.js hands them to i18n.js)."""
+    from ewar.bridge import rule_numbers
+
+    numbers = json.loads(rule_numbers())
+    return PLACEHOLDER.sub(
+        lambda m: f"{numbers[m.group(1)]:,}" if m.group(1) in numbers else m.group(0), text
+    )
+
+
 def run_axe(page) -> list[dict]:
     """axe-core's serious and critical violations on the page as it is now (WCAG 2.x A/AA and best practice)."""
     if not page.evaluate("typeof window.axe === 'object'"):

@@ -222,3 +222,81 @@ def test_a_daily_s_result_and_its_board_turn_with_the_day(
     page.clock.run_for(61_000)
     board_shows(page, "leaderboard", D0)
     assert [text(page, f"leaderboard-tab-{i}") for i in (0, 1)] == tabs
+
+
+TAB_STRIP = """(prefix) => {
+  const tabs = [0, 1].map((i) => document.querySelector(`[data-testid=${prefix}-${i}]`));
+  const list = tabs[0].parentElement;
+  const panel = document.getElementById(tabs[0].getAttribute('aria-controls'));
+  return {
+    list: list.getAttribute('role'),
+    tabs: list.querySelectorAll('[role=tab]').length,
+    controls: tabs.map((tab) => tab.getAttribute('aria-controls') === panel?.id),
+    panel: panel?.getAttribute('role'),
+    table: Boolean(panel?.querySelector('table')),
+    selected: tabs.map((tab) => tab.getAttribute('aria-selected')),
+    inTabOrder: tabs.map((tab) => tab.tabIndex),
+    focused: tabs.findIndex((tab) => tab === document.activeElement),
+    labelledBy: tabs.findIndex((tab) => tab.id === panel?.getAttribute('aria-labelledby')),
+  };
+}"""
+
+
+def tab_strip(page, prefix: str) -> dict:
+    return page.evaluate(TAB_STRIP, prefix)
+
+
+def on_tab(page, prefix: str, index: int, *, focused: bool = True) -> None:
+    """Tab `index` of the strip is the selected one, the one in the Tab order, the panel's label (and focused)."""
+    strip = tab_strip(page, prefix)
+    assert strip["selected"] == [str(i == index).lower() for i in (0, 1)], strip
+    assert strip["inTabOrder"] == [0 if i == index else -1 for i in (0, 1)], strip
+    assert strip["labelledBy"] == index, strip
+    if focused:
+        assert strip["focused"] == index, strip
+
+
+@pytest.mark.parametrize(("lang", "size"), CASES)
+def test_both_boards_day_tabs_are_tabs_that_keys_move_and_that_turn_with_the_day(
+    new_context, lang: str, size: dict
+) -> None:
+    """The daily board's and a friends' board's day tabs are one view: ARIA tabs over the board's tab panel, one tab
+    in the Tab order; the arrow keys (mirrored right to left), Home and End move and select, and the board shows
+    the tab's day; the selected tab stays selected across midnight and shows its new day."""
+    page = open_page(new_context, lang, size, None)
+    forward, back = ("ArrowLeft", "ArrowRight") if lang == "ur" else ("ArrowRight", "ArrowLeft")
+    boards = {"leaderboard": "leaderboard-tab", "friends": "friends-tab"}
+    for board, prefix in boards.items():
+        strip = tab_strip(page, prefix)
+        assert (strip["list"], strip["tabs"], strip["panel"], strip["table"]) == (
+            "tablist",
+            2,
+            "tabpanel",
+            True,
+        ), (board, strip)
+        assert strip["controls"] == [True, True], (board, strip)
+        board_shows(page, board, D0)
+        on_tab(page, prefix, 0, focused=False)
+        page.focus(f"[data-testid={prefix}-0]")
+        for key, index, date in [
+            (forward, 1, D_1),
+            (forward, 1, D_1),  # the last tab stays
+            ("Home", 0, D0),
+            ("End", 1, D_1),
+            (back, 0, D0),
+            (back, 0, D0),  # the first tab stays
+            ("End", 1, D_1),
+        ]:
+            page.keyboard.press(key)
+            on_tab(page, prefix, index)
+            board_shows(page, board, date)
+        assert page.get_attribute(f"[data-testid={prefix}-0]", "aria-selected") == "false"
+
+    before = {prefix: [text(page, f"{prefix}-{i}") for i in (0, 1)] for prefix in boards.values()}
+    run_to(page, MIDNIGHT + timedelta(seconds=1))
+    for board, prefix in boards.items():
+        board_shows(page, board, D0)  # yesterday's tab: now the day that just ended
+        on_tab(page, prefix, 1, focused=False)
+        after = [text(page, f"{prefix}-{i}") for i in (0, 1)]
+        assert date_part(after[1]) == date_part(before[prefix][0]), (after, before[prefix])
+        assert date_part(after[0]) not in {date_part(label) for label in before[prefix]}

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from a11ykit import with_rule_numbers
 from pagedriver import FRAME_MS, advance, freeze_time, open_menu, switch_language, view_of, wait_for
 from test_i18n import catalog
 
@@ -115,7 +116,7 @@ def test_the_menu_has_a_switch_per_rule_the_engine_lists(shared_page) -> None:
     words = catalog("en")
     for rule in HOUSE_RULES:
         label = page.locator(f"label:has([data-testid=house-{rule}])")
-        assert label.inner_text().strip() == words[f"menu.house.{rule}"]
+        assert label.inner_text().strip() == with_rule_numbers(words[f"menu.house.{rule}"])
     assert page.inner_text("[data-testid=house-rules] .house-note") == words["menu.houseNote"]
     page.click("[data-testid=open-help]")
     page.wait_for_selector("[data-testid=help-dialog][open]")

@@ -354,15 +354,16 @@ def test_every_rule_number_the_engine_gives_is_quoted() -> None:
 
 
 def test_the_pages_seats_and_speeds_are_the_engines() -> None:
-    """The table's seats and the menu's CPU speeds in index.html are the ones bridge.table_settings() names
-    (the speeds in its order, slowest first), each worded in every catalog."""
+    """The table's seats in index.html are the ones bridge.table_settings() names, and the menu's CPU speed select
+    is left empty there (the page fills it from the engine: the next test); each seat and speed is worded in every
+    catalog."""
     from ewar.bridge import table_settings
 
     settings = json.loads(table_settings())
     html = (ROOT / "web" / "index.html").read_text(encoding="utf-8")
     assert sorted(re.findall(r'data-seat="(\w+)"', html)) == sorted(settings["seats"])
-    menu = re.search(r'<select id="speed".*?</select>', html, re.S)
-    assert menu and re.findall(r'<option value="(\w+)"', menu.group(0)) == settings["speeds"]
+    assert re.search(r'<select id="speed" data-testid="speed"></select>', html)
+    assert not any(f'"{speed}"' in html or f"speed.{speed}" in html for speed in settings["speeds"])
     for lang in LANGUAGES:
         words = catalog(lang)
         missing = [
@@ -372,3 +373,73 @@ def test_the_pages_seats_and_speeds_are_the_engines() -> None:
             if key not in words
         ]
         assert missing == [], f"{lang}: {missing}"
+
+
+def speed_menu(page) -> dict:
+    return page.evaluate(
+        """() => { const select = document.querySelector('[data-testid=speed]');
+                   const note = document.querySelector('[data-testid=speed-note]');
+                   return { options: [...select.options].map((o) => [o.value, o.textContent]),
+                            value: select.value, note: note.hidden ? null : note.textContent,
+                            described: select.getAttribute('aria-describedby'),
+                            kept: JSON.parse(localStorage.getItem('ewar.settings') ?? '{}').speed ?? null }; }"""
+    )
+
+
+def test_the_speed_select_is_the_engines_speeds_and_a_saved_speed_no_longer_offered_falls_back(
+    new_context,
+) -> None:
+    """The menu's CPU speeds are the engine's (bridge.table_settings()), in its order, in each language's words;
+    the engine's default is selected until the player picks one, which is kept; a saved speed the engine no longer
+    offers gives way to the default, kept in its place and said under the select (in the page's language)."""
+    from ewar.bridge import table_settings
+
+    settings = json.loads(table_settings())
+    speeds, default = settings["speeds"], settings["default_speed"]
+    other = next(speed for speed in reversed(speeds) if speed != default)
+    context = new_context(locale="en-US")
+    context.add_init_script(script="localStorage.setItem('ewar.welcomed', '1')")
+    page = context.new_page()
+    page.goto("/")
+    wait_ready(page)
+    words = catalog("en")
+    shown = speed_menu(page)
+    assert shown["options"] == [[speed, words[f"speed.{speed}"]] for speed in speeds]
+    assert (shown["value"], shown["note"], shown["kept"]) == (default, None, None)
+
+    page.evaluate(
+        """() => localStorage.setItem('ewar.settings',
+                   JSON.stringify({ ...JSON.parse(localStorage.getItem('ewar.settings') ?? '{}'), speed: 'turbo' }))"""
+    )
+    page.reload()
+    wait_ready(page)
+    for lang in LANGUAGES:
+        switch_language(page, lang)
+        words = catalog(lang)
+        shown = speed_menu(page)
+        assert shown["options"] == [[speed, words[f"speed.{speed}"]] for speed in speeds], lang
+        assert (shown["value"], shown["kept"], shown["described"]) == (
+            default,
+            default,
+            "speed-note",
+        )
+        assert shown["note"] == words["menu.speedGone"].replace(
+            "{speed}", words[f"speed.{default}"]
+        )
+        assert page.is_visible("[data-testid=speed-note]")
+
+    page.click(
+        "[data-testid=mode-new]"
+    )  # the daily plays at its own speed: the select is practice's
+    page.select_option("[data-testid=speed]", other)
+    assert speed_menu(page)["note"] is None
+    page.reload()
+    wait_ready(page)
+    shown = speed_menu(page)
+    assert (shown["value"], shown["kept"], shown["note"], shown["described"]) == (
+        other,
+        other,
+        None,
+        None,
+    )
+    assert page.evaluate("window.ewar.missingKeys()") == []

@@ -4,7 +4,7 @@
 
 import { randomSeed } from "../base/deals.js";
 import { formatDate, t } from "../base/i18n.js";
-import { tableSettings } from "../base/rule-numbers.js";
+import { offeredSpeed, tableSettings } from "../base/rule-numbers.js";
 import { createGame } from "../table/game.js";
 
 /** The guided first game's settings: practice against the slowest computer players, with the lenient rule. */
@@ -58,7 +58,7 @@ export function createGames({
     }
     if (options.mode === "pastDaily") {
       return [
-        { mode: "practice", date: options.date },
+        { mode: "practice", date: options.date, ...tableSettings().daily },
         { scored: false, date: options.date, pastDaily: true },
       ];
     }
@@ -72,7 +72,7 @@ export function createGames({
     const start = {
       mode: "practice",
       seed: options.seed ?? randomSeed(),
-      speed: options.speed ?? settings.speed,
+      speed: offeredSpeed(options.speed ?? settings.speed),
       lenient: options.lenient ?? settings.lenient,
       houseRules: options.houseRules ?? settings.houseRules ?? [],
     };

@@ -10,7 +10,7 @@ import { createAppEvents } from "../base/events.js";
 import { createHistoryStore } from "../base/history-store.js";
 import { currentLanguage, missingKeys, setSharedParams, translatePage } from "../base/i18n.js";
 import { pageBackend } from "../base/local-store.js";
-import { ruleNumbers, setRuleNumbers, setTableSettings } from "../base/rule-numbers.js";
+import { ruleNumbers, setRuleNumbers, setTableSettings, tableSettings } from "../base/rule-numbers.js";
 import { createSettingsStore } from "../base/settings-store.js";
 import { loadEngine } from "../engine/engine-load.js";
 import { startOffline } from "../offline/service-worker.js";
@@ -132,8 +132,8 @@ async function boot() {
   }
   setRuleNumbers(engine.bridge.rule_numbers());
   setTableSettings(engine.bridge.table_settings());
-  // The words that quote the engine's numbers (three strikes...) are filled now that they are known.
-  setSharedParams(ruleNumbers());
+  // The words that quote the engine's numbers (three strikes, the largest deal number...) are filled now that they are known.
+  setSharedParams({ ...ruleNumbers(), max_seed: tableSettings().max_seed });
   translatePage();
 
   // No rehearsal: a daily's deal is no practice while it can be sent, unless you have played that daily.
@@ -171,6 +171,7 @@ async function boot() {
     onSoundChange: (on) => on && sound.unlock(),
     lockedDeal,
     houseRules: JSON.parse(engine.bridge.house_rule_names()),
+    speeds: tableSettings().speeds,
   });
   // An earlier day's board offers its daily again, as practice, once it can no longer be sent (the engine says).
   events.on("play-past-daily", ({ date }) => {

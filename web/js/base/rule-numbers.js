@@ -27,8 +27,18 @@ export const ruleNumbers = numbers.get;
 /** Takes the engine's bridge.table_settings() answer (JSON text), once the engine has loaded. */
 export const setTableSettings = settings.set;
 
-/** {seats (in play order), you, speeds, daily: {speed, lenient}, max_seed}; throws before the engine has loaded. */
+/**
+ * {seats (in play order), you, speeds (slowest first), default_speed, daily: {speed, lenient}, max_seed}; throws before
+ * the engine has loaded.
+ */
 export const tableSettings = settings.get;
+
+/** The CPU speed a practice game plays at for `name` (a saved choice, or none): that one if the engine offers it, else
+ * the engine's default. */
+export function offeredSpeed(name) {
+  const { speeds, default_speed: fallback } = tableSettings();
+  return speeds.includes(name) ? name : fallback;
+}
 
 /** The seat of the player at this page's table, as the engine names it. */
 export function yourSeat() {

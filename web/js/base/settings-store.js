@@ -5,7 +5,7 @@ import { keyed } from "./local-store.js";
 const KEY_SETTINGS = "ewar.settings";
 
 export const DEFAULT_SETTINGS = Object.freeze({
-  speed: "normal",
+  speed: null, // the CPU speed picked for practice (an engine's name); none yet: the engine's default
   sound: true,
   language: null,
   lenient: false,

@@ -2,8 +2,9 @@
 // how-to and a guided first game; it offers the daily or practice (CPU speed, deal number), sound, the player's
 // history and the time to the next daily. It says what to start, never how.
 
-import { parseSeed } from "../base/deals.js";
+import { dealDigits, parseSeed } from "../base/deals.js";
 import { formatCountdown, formatDate, formatNumber, t, translatePage } from "../base/i18n.js";
+import { offeredSpeed } from "../base/rule-numbers.js";
 import { drawHistory } from "../scores/chart-view.js";
 
 const TICK_MS = 1000;
@@ -13,7 +14,9 @@ const TICK_MS = 1000;
  * player's settings and what this device played (base/settings-store.js, base/history-store.js). onStart(choice)
  * when the player deals; onResume() to go back to the game; onGiveUp() to give it up; onSoundChange(on); lockedDeal(seed):
  * {date, opens_at} when that deal is a daily still open for the leaderboard (no rehearsal), else null. houseRules:
- * the engine's names of the house rules practice may add (a switch each, in that order). clock: the page's wall clock
+ * the engine's names of the house rules practice may add (a switch each, in that order). speeds: the engine's CPU
+ * speeds, slowest first (the select's options, in the catalogs' words; the saved one selected, else the engine's
+ * default, said so when a saved speed is no longer offered). clock: the page's wall clock
  * (web/common/clock.js); the menu follows the day's turn ("day-turned": the daily offered again, the countdown,
  * the streak and the history's days).
  */
@@ -28,18 +31,21 @@ export function createMenu({
   onSoundChange,
   lockedDeal = () => null,
   houseRules = [],
+  speeds,
 }) {
   const $ = (id) => document.getElementById(id);
   const form = $("menu-form");
   const modeButtons = [...document.querySelectorAll(".mode[data-mode]")];
   const speed = $("speed");
   const deal = $("deal");
+  deal.maxLength = dealDigits(); // as long as the engine's largest deal number
   const lenient = $("lenient");
   const sound = $("sound");
   const note = $("menu-note");
   const start = $("start");
   const countdown = $("menu-countdown");
   const houseSwitches = drawHouseSwitches($("house-rules"), houseRules);
+  const speedNote = drawSpeeds(speed, speeds);
   let mode = "daily";
   let running = null; // what the game on the table is ({scored, dailyPractice, ...}), or null
   let restoreFailed = null;
@@ -162,7 +168,17 @@ export function createMenu({
   }
 
   const settings = settingsStore.settings();
-  speed.value = settings.speed;
+  // A speed saved by an older page that the engine no longer offers: its default instead, kept and said once.
+  speed.value = offeredSpeed(settings.speed);
+  if (settings.speed && speed.value !== settings.speed) {
+    settingsStore.saveSettings({ speed: speed.value });
+    speedNote.hidden = false;
+    speed.setAttribute("aria-describedby", speedNote.id);
+  }
+  const drawSpeedNote = () => {
+    speedNote.textContent = t("menu.speedGone", { speed: t(`speed.${speed.value}`) });
+  };
+  drawSpeedNote();
   lenient.checked = Boolean(settings.lenient);
   const savedRules = Array.isArray(settings.houseRules) ? settings.houseRules : [];
   for (const input of houseSwitches) input.checked = savedRules.includes(input.value);
@@ -170,7 +186,11 @@ export function createMenu({
   selectMode(sensibleMode());
 
   for (const button of modeButtons) button.addEventListener("click", () => selectMode(button.dataset.mode));
-  speed.addEventListener("change", () => settingsStore.saveSettings({ speed: speed.value }));
+  speed.addEventListener("change", () => {
+    settingsStore.saveSettings({ speed: speed.value });
+    speedNote.hidden = true;
+    speed.removeAttribute("aria-describedby");
+  });
   lenient.addEventListener("change", () => settingsStore.saveSettings({ lenient: lenient.checked }));
   for (const input of houseSwitches) {
     input.addEventListener("change", () => settingsStore.saveSettings({ houseRules: chosenHouseRules() }));
@@ -195,7 +215,10 @@ export function createMenu({
     onStart(chosen);
   });
 
-  events.on("language", () => isOpen() && open({ running, keepMode: true }));
+  events.on("language", () => {
+    drawSpeedNote();
+    if (isOpen()) open({ running, keepMode: true });
+  });
   // A new day: the daily is offered again when the menu offered what the day before made sensible (the player's
   // own pick of a mode stays), and every line that names the day is drawn anew.
   events.on("day-turned", ({ previous }) => {
@@ -209,6 +232,30 @@ export function createMenu({
   });
 
   return { open, setDeal, isOpen, isResumable: () => running !== null };
+}
+
+/**
+ * The CPU speed select's options: the engine's names as values, the catalogs' words (speed.<name>) as text. Returns
+ * the note under it, hidden, that says when a saved speed was no longer offered.
+ */
+function drawSpeeds(select, names) {
+  select.replaceChildren(
+    ...names.map((name) => {
+      const option = document.createElement("option");
+      option.value = name;
+      option.dataset.i18n = `speed.${name}`;
+      return option;
+    }),
+  );
+  translatePage(select);
+  const note = document.createElement("p");
+  note.className = "menu-note";
+  note.id = "speed-note";
+  note.dataset.testid = "speed-note";
+  note.setAttribute("role", "status");
+  note.hidden = true;
+  select.closest("label").after(note);
+  return note;
 }
 
 /** A switch for each house rule in `box` (before its note), named in words by the catalogs; the inputs. */

@@ -5,10 +5,10 @@
 import { ENDPOINTS, friendsPath, submissionDates } from "../../common/contract.js";
 import { checkName } from "../../common/names.js";
 import { bringIntoView, element } from "../base/dom.js";
-import { t } from "../base/i18n.js";
+import { formatDate, t } from "../base/i18n.js";
 import { createBoardLoader } from "./board-loader.js";
+import { boardRows, createBoardTable, createDayTabs, emitWatches } from "./board-view.js";
 import { afterJoin, afterLeave, friendsLink, isOwnEntry, linkRequest, refusalKey } from "./friends-state.js";
-import { boardRow, columnHeads, dayTabText, emitWatches } from "./leaderboard-view.js";
 import { watchLocked } from "./records.js";
 
 const FRIENDS_TESTIDS = Object.freeze({ row: "friends-row", you: "friends-row", watch: "friends-watch" });
@@ -60,27 +60,14 @@ export function createFriends({
   const boardTitle = element("h4", { className: "fr-board-title", testid: "friends-board-title" });
   const link = element("input", { type: "text", readonly: "", className: "fr-link", testid: "friends-link" });
   const shareButton = element("button", { type: "button", className: "share", testid: "friends-share" });
-  const tabs = [0, 1].map((index) =>
-    element("button", {
-      type: "button",
-      className: "lb-tab",
-      "aria-pressed": "false",
-      testid: `friends-tab-${index}`,
-    }),
-  );
-  const headRow = element("tr");
-  const body = element("tbody");
-  const table = element("table", { className: "lb-table", testid: "friends-board" }, [
-    element("thead", {}, [headRow]),
-    body,
-  ]);
-  const empty = element("p", { className: "lb-empty", testid: "friends-empty" });
+  // The day's board under its tabs, drawn as the daily board's (board-view.js).
+  const board = createBoardTable({ id: "fr-board", testids: { table: "friends-board", empty: "friends-empty" } });
+  const tabs = createDayTabs({ idPrefix: "fr", testid: "friends-tab", panel: board.element, onSelect: selectDay });
   const boardPart = element("div", { className: "fr-board" }, [
     boardTitle,
     element("div", { className: "fr-link-row" }, [link, shareButton]),
-    element("div", { className: "lb-tabs" }, tabs),
-    table,
-    empty,
+    tabs.element,
+    board.element,
   ]);
   panel.replaceChildren(
     title,
@@ -105,7 +92,8 @@ export function createFriends({
     none.textContent = t("friends.none");
     shareButton.textContent = t("friends.share");
     link.setAttribute("aria-label", t("friends.linkLabel"));
-    headRow.replaceChildren(...columnHeads());
+    tabs.labels();
+    board.labels();
   }
 
   const say = (text, state = "") => {
@@ -134,32 +122,35 @@ export function createFriends({
   }
 
   function drawBoard() {
-    const board = friendsStore.friendsBoards().find((b) => b.code === selected);
-    boardPart.hidden = !board;
-    if (!board) return;
-    boardTitle.textContent = board.name;
-    link.value = friendsLink(base, board.code);
-    for (const [index, tab] of tabs.entries()) {
-      tab.textContent = dayTabText(index, dates()[index]);
-      tab.setAttribute("aria-pressed", String(index === day));
-    }
+    const shown = friendsStore.friendsBoards().find((b) => b.code === selected);
+    boardPart.hidden = !shown;
+    if (!shown) return;
+    boardTitle.textContent = shown.name;
+    link.value = friendsLink(base, shown.code);
+    tabs.draw(dates());
+    tabs.select(day);
     const current = loader.current();
-    const entries = current?.board?.entries ?? [];
     // As the daily board: your row marked, won or lost, and Watch (main.js opens it from the row's day).
     const date = dates()[day];
     const own = scoreStore.scoreRecords(dates())[date] ?? null;
     // Today's games only after your daily.
     const locked = watchLocked(current?.board?.date ?? date, { historyStore, scoreStore }, clock.today());
-    body.replaceChildren(
-      ...entries.map((entry) => boardRow(entry, { you: isOwnEntry(entry, own), locked, testids: FRIENDS_TESTIDS })),
-    );
-    if (current?.board?.date) body.dataset.date = current.board.date;
-    else delete body.dataset.date;
-    table.hidden = entries.length === 0;
-    empty.hidden = entries.length > 0;
-    if (!current) empty.textContent = t("leaderboard.loading");
-    else if (!current.board) empty.textContent = t("friends.unavailable");
-    else empty.textContent = t("friends.empty");
+    const rows = boardRows(current?.board?.entries ?? [], {
+      isYou: (entry) => isOwnEntry(entry, own),
+      locked,
+      testids: FRIENDS_TESTIDS,
+    });
+    let note = t("friends.empty");
+    if (!current) note = t("leaderboard.loading");
+    else if (!current.board) note = t("friends.unavailable");
+    board.draw({ rows, date: current?.board?.date ?? null, caption: formatDate(date), note });
+  }
+
+  /** A day's tab chosen (0: today, 1: yesterday): its board shown, asked for if need be. */
+  function selectDay(index) {
+    day = index;
+    drawBoard();
+    loadBoard();
   }
 
   function render() {
@@ -275,13 +266,6 @@ export function createFriends({
       error.textContent = "";
     });
     shareButton.addEventListener("click", shareLink);
-    for (const [index, tab] of tabs.entries()) {
-      tab.addEventListener("click", () => {
-        day = index;
-        drawBoard();
-        loadBoard();
-      });
-    }
     events.on("language", () => {
       labels();
       render();

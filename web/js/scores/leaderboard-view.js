@@ -1,99 +1,13 @@
-// Draws the leaderboard panel: the name field, the submission status, the day tabs, the board table (names as
-// text only) and the note when the board shown is not a fresh one.
+// Draws the daily board's panel: the name field, the submission status, the day tabs and the board (board-view.js's,
+// as the friends' boards'), the earlier day's picker and the note when the board shown is not a fresh one.
 
 import { TOP } from "../../common/contract.js";
 import { element } from "../base/dom.js";
-import { formatClock, formatDateTime, formatDayMonth, formatNumber, t } from "../base/i18n.js";
+import { formatDateTime, t } from "../base/i18n.js";
+import { boardRows, createBoardTable, createDayTabs } from "./board-view.js";
 import { drawDistribution } from "./chart-view.js";
 
 const BOARD_TESTIDS = Object.freeze({ row: "leaderboard-row", you: "leaderboard-you", watch: "leaderboard-watch" });
-
-function durationAttribute(ms) {
-  const seconds = Math.floor(Math.max(0, ms) / 1000);
-  return `PT${Math.floor(seconds / 60)}M${seconds % 60}S`;
-}
-
-/**
- * A board's row (the daily board's and a friends' board's): rank, name (text only) with "you", "waiting" and Watch
- * as they apply, score with won or lost, time and wrong slaps. you: the player's own entry; queued: not sent yet;
- * locked: today's games, not to be watched before your own daily (the button says when they can be);
- * testids: the test ids of a row, your row and its Watch button.
- */
-export function boardRow(entry, { you = false, queued = false, locked = false, testids = BOARD_TESTIDS } = {}) {
-  const name = element("span", { className: "lb-name-text", text: entry.name });
-  const nameCell = element("th", { scope: "row", className: "lb-col-name" }, [name]);
-  if (you) nameCell.append(" ", element("span", { className: "lb-badge", text: t("leaderboard.you") }));
-  if (queued)
-    nameCell.append(
-      " ",
-      element("span", { className: "lb-badge lb-badge-waiting", text: t("leaderboard.waitingBadge") }),
-    );
-  if (Number.isInteger(entry.entry) && !queued) {
-    // Today's games are no rehearsal of today's daily: the button says when they can be watched.
-    const label = locked ? t("watch.lockedTodayLabel") : t("watch.boardLabel", { name: entry.name });
-    const watch = element("button", { type: "button", className: "lb-watch", testid: testids.watch });
-    watch.dataset.entry = String(entry.entry);
-    watch.textContent = t(locked ? "watch.lockedToday" : "watch.board");
-    if (locked) watch.setAttribute("aria-disabled", "true");
-    watch.setAttribute("aria-label", label);
-    watch.title = label;
-    nameCell.append(" ", watch);
-  }
-  const time = element("time", {
-    datetime: durationAttribute(entry.duration_ms),
-    text: formatClock(entry.duration_ms), // as the table's clock and the result write it
-  });
-  const attributes = { testid: you ? testids.you : testids.row, "data-won": String(entry.won) };
-  if (entry.rank) attributes["data-rank"] = String(entry.rank);
-  const tr = element("tr", attributes, [
-    element("td", { className: "lb-col-rank", text: entry.rank ? formatNumber(entry.rank) : "–" }),
-    nameCell,
-    element("td", { className: "lb-col-score" }, [
-      formatNumber(entry.score),
-      " ",
-      element("span", {
-        className: `lb-outcome ${entry.won ? "won" : "lost"}`,
-        text: t(entry.won ? "leaderboard.won" : "leaderboard.lost"),
-      }),
-    ]),
-    element("td", { className: "lb-col-time" }, [time]),
-    element("td", { className: "lb-col-wrong", text: formatNumber(entry.wrong_slaps) }),
-  ]);
-  if (you) {
-    tr.classList.add("you");
-    tr.setAttribute("aria-current", "true");
-    tr.dataset.state = queued ? "queued" : "sent";
-  }
-  return tr;
-}
-
-/** A board's column heads (the daily board's and a friends' board's), in the page's words. */
-export function columnHeads() {
-  return ["rank", "name", "score", "time", "wrong"].map((key) =>
-    element("th", { scope: "col", className: `lb-col-${key}`, text: t(`leaderboard.column.${key}`) }),
-  );
-}
-
-/** A day tab's words: "Today · Dec 1" (index 0) or "Yesterday · Nov 30" (1); the day alone while its date is unknown. */
-export function dayTabText(index, date) {
-  const day = t(index === 0 ? "leaderboard.today" : "leaderboard.yesterday");
-  return date ? t("leaderboard.tab", { day, date: formatDayMonth(date) }) : day;
-}
-
-/**
- * Clicks on a row's Watch under `root` (a board's panel) become "watch-entry" {date, entry, own} on the app's
- * `events`: the day from the rows' [data-date], your own row's game told as yours. A day whose games are locked
- * (locked(date)) does nothing: its button says why.
- */
-export function emitWatches(root, events, locked) {
-  root.addEventListener("click", (event) => {
-    const button = event.target.closest(".lb-watch");
-    const board = button?.closest("[data-date]");
-    if (!button || !board || locked(board.dataset.date)) return;
-    const own = Boolean(button.closest("tr.you"));
-    events.emit("watch-entry", { date: board.dataset.date, entry: Number(button.dataset.entry), own });
-  });
-}
 
 /**
  * Builds the panel's content once. handlers: onSubmit(nameText), onNameInput(nameText), onSelectDay(index),
@@ -148,20 +62,6 @@ export function createLeaderboardView(
   const chart = element("figure", { id: "lb-distribution", className: "chart", testid: "distribution-chart" });
   chart.hidden = true;
 
-  const tabs = [0, 1].map((index) =>
-    element("button", {
-      type: "button",
-      role: "tab",
-      id: `lb-tab-${index}`,
-      className: "lb-tab",
-      "aria-controls": ids.board,
-      "aria-selected": "false",
-      tabindex: "-1",
-      testid: `leaderboard-tab-${index}`,
-    }),
-  );
-  const tablist = element("div", { className: "lb-tabs", role: "tablist" }, tabs);
-
   // An earlier day's board (a daily no longer open for scores), and its deal to play again as practice.
   const earlierInput = element("input", { type: "date", id: "lb-earlier", testid: "leaderboard-earlier" });
   const earlierLabel = element("label", { for: "lb-earlier" });
@@ -171,29 +71,20 @@ export function createLeaderboardView(
   earlierInput.addEventListener("change", () => onPickEarlier(earlierInput.value));
   playPast.addEventListener("click", () => onPlayPast());
 
-  const caption = element("caption");
-  const headRow = element("tr");
-  const head = element("thead", {}, [headRow]);
-  const body = element("tbody");
-  const table = element("table", { className: "lb-table" }, [caption, head, body]);
-  const empty = element("p", { className: "lb-empty" });
-  const board = element(
-    "div",
-    {
-      id: ids.board,
-      className: "lb-board",
-      role: "tabpanel",
-      tabindex: "0",
-      "aria-labelledby": "lb-tab-0",
-    },
-    [table, empty],
-  );
+  const board = createBoardTable({ id: ids.board });
+  const tabs = createDayTabs({
+    idPrefix: "lb",
+    testid: "leaderboard-tab",
+    panel: board.element,
+    onSelect: (index) => onSelectDay(index),
+    otherLabel: "lb-earlier",
+  });
 
   // Forget me: this device's entries and name off every board (the page asks first).
   const forget = element("button", { type: "button", className: "lb-forget", testid: "forget-me" });
 
   panel.setAttribute("aria-labelledby", ids.title);
-  panel.append(title, nameGroup, status, chart, tablist, earlier, board, forget);
+  panel.append(title, nameGroup, status, chart, tabs.element, earlier, board.element, forget);
 
   forget.addEventListener("click", () => onForget());
   submit.addEventListener("click", () => onSubmit(nameInput.value));
@@ -204,17 +95,6 @@ export function createLeaderboardView(
     onSubmit(nameInput.value);
   });
   nameInput.addEventListener("input", () => onNameInput(nameInput.value));
-  for (const [index, tab] of tabs.entries()) tab.addEventListener("click", () => onSelectDay(index));
-  tablist.addEventListener("keydown", (event) => {
-    const current = tabs.findIndex((tab) => tab.getAttribute("aria-selected") === "true");
-    const rtl = getComputedStyle(tablist).direction === "rtl";
-    const step = { ArrowRight: rtl ? -1 : 1, ArrowLeft: rtl ? 1 : -1, Home: -tabs.length, End: tabs.length }[event.key];
-    if (step === undefined) return;
-    event.preventDefault();
-    const next = Math.min(tabs.length - 1, Math.max(0, current + step));
-    onSelectDay(next);
-    tabs[next].focus();
-  });
 
   /** Fixed texts, again after a language change. */
   function labels() {
@@ -222,19 +102,10 @@ export function createLeaderboardView(
     label.textContent = t("leaderboard.nameLabel");
     help.textContent = t("leaderboard.nameHint");
     forget.textContent = t("leaderboard.forget");
-    tablist.setAttribute("aria-label", t("leaderboard.days"));
     earlierLabel.textContent = t("leaderboard.earlier");
     playPast.textContent = t("leaderboard.playPast");
-    drawTabs();
-    headRow.replaceChildren(...columnHeads());
-  }
-
-  let tabDates = [null, null];
-
-  /** Today's and yesterday's tabs, each with its date once known ("Today · Dec 1"). */
-  function drawTabs(dates = tabDates) {
-    tabDates = dates;
-    for (const [index, tab] of tabs.entries()) tab.textContent = dayTabText(index, tabDates[index]);
+    tabs.labels();
+    board.labels();
   }
 
   /** Fills the field, unless the player is typing in it (force: after the name was accepted). */
@@ -269,15 +140,6 @@ export function createLeaderboardView(
     if (newlyRefused && status.offsetParent !== null) status.scrollIntoView({ block: "nearest" });
   }
 
-  /** The tab of `index` selected; an index past the tabs is the earlier day's board (no tab selected). */
-  function selectTab(index) {
-    tabs.forEach((tab, i) => {
-      tab.setAttribute("aria-selected", String(i === index));
-      tab.tabIndex = i === index || (index >= tabs.length && i === 0) ? 0 : -1;
-    });
-    board.setAttribute("aria-labelledby", index < tabs.length ? tabs[index].id : "lb-earlier");
-  }
-
   /** The earlier day's picker: the last day it offers (YYYY-MM-DD), the one shown ("" for none), and whether that
    * day's deal may be played again now. */
   function setEarlier({ max, value, playable }) {
@@ -286,35 +148,20 @@ export function createLeaderboardView(
     playPast.hidden = !playable;
   }
 
-  function gapRow() {
-    const cell = element("td", { colspan: "5", text: "⋯" });
-    return element("tr", { className: "lb-gap", "aria-hidden": "true" }, [cell]);
-  }
-
   /**
    * board: the server's answer ({date, entries, total, you}) or null; queued: your own submission not sent yet
    * ({name, score, duration_ms, wrong_slaps}) or null; note: the text shown when there are no rows.
    */
   function drawBoard({ date, board: answer, queued = null, note = "" }) {
-    const rows = [];
-    const entries = answer?.entries ?? [];
     const locked = Boolean(date && watchLocked(answer?.date ?? date));
-    for (const entry of entries) rows.push(boardRow(entry, { you: entry.you === true, locked }));
     const you = answer?.you ?? null;
-    if (you && !entries.some((entry) => entry.you === true)) rows.push(gapRow(), boardRow(you, { you: true, locked }));
-    if (queued && !you) {
-      if (rows.length) rows.push(gapRow());
-      rows.push(boardRow({ ...queued, rank: null }, { you: true, queued: true }));
-    }
-    body.replaceChildren(...rows);
-    // The day (YYYY-MM-DD, the server's) whose records the rows' watch buttons fetch.
-    if (answer?.date) body.dataset.date = answer.date;
-    else delete body.dataset.date;
-    const total = answer?.total ?? 0;
-    caption.textContent = answer ? t("leaderboard.caption", { count: total, date, top: TOP }) : date;
-    table.hidden = rows.length === 0;
-    empty.textContent = rows.length ? "" : note || t("leaderboard.empty");
-    empty.hidden = rows.length > 0;
+    const rows = boardRows(answer?.entries ?? [], { you, queued, locked, testids: BOARD_TESTIDS });
+    board.draw({
+      rows,
+      date: answer?.date ?? null, // the day whose records the rows' Watch fetches
+      caption: answer ? t("leaderboard.caption", { count: answer.total ?? 0, date, top: TOP }) : date,
+      note: note || t("leaderboard.empty"),
+    });
   }
 
   /** The day's score distribution from the board's answer, your bar marked; hidden for null or no distribution. */
@@ -360,8 +207,8 @@ export function createLeaderboardView(
     setSubmit,
     setStatus,
     setForgetBusy,
-    selectTab,
-    drawTabs,
+    selectTab: tabs.select,
+    drawTabs: tabs.draw,
     setEarlier,
     drawBoard,
     drawChart,

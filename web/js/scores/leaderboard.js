@@ -1,14 +1,15 @@
 // The daily board in the page: the nickname and the status of each scored daily (sent by score-sender.js), the day
 // tabs (today, yesterday, an earlier day picked) and the board of the day shown (loaded by board-loader.js, drawn by
-// leaderboard-view.js), forget me. It lives in the menu, or in the result of a scored daily ("board-place").
+// leaderboard-view.js with board-view.js's tabs and rows, as the friends' boards), forget me. It lives in the menu, or in the result of a scored daily ("board-place").
 
 import { previousDay } from "../../common/clock.js";
 import { ENDPOINTS, submissionDates } from "../../common/contract.js";
 import { checkName } from "../../common/names.js";
 import { formatDate, t } from "../base/i18n.js";
 import { createBoardLoader } from "./board-loader.js";
+import { emitWatches } from "./board-view.js";
 import { linkRequest } from "./friends-state.js";
-import { createLeaderboardView, emitWatches } from "./leaderboard-view.js";
+import { createLeaderboardView } from "./leaderboard-view.js";
 import { nameRefusalKey, statusOf, watchLocked } from "./records.js";
 import { createScoreSender } from "./score-sender.js";
 

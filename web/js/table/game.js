@@ -77,11 +77,11 @@ export function createGame({ bridge, actuator, onOver, onChange = () => {}, cloc
   }
 
   /**
-   * Start a session. mode "daily" (date required) or "practice" (seed, speed, lenient, houseRules: the engine's
+   * Start a session. mode "daily" (date required) or "practice" (seed, speed: one the engine names, lenient, houseRules: the engine's
    * names of the house rules on; or a past daily's date, played again with its own deal and computer players).
    * Python's None is passed as undefined: Pyodide turns JavaScript null into jsnull, not None.
    */
-  function start({ mode, seed, speed = "normal", lenient = false, date, houseRules = [] }) {
+  function start({ mode, seed, speed, lenient = false, date, houseRules = [] }) {
     const fresh =
       mode === "daily"
         ? bridge.new_game("daily", undefined, undefined, undefined, date) // the engine sets the daily's rules
