@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import re
@@ -74,7 +75,8 @@ class TestDistContents:
     def test_holds_exactly_web_runtime_wheels_and_build_info(self, built, info):
         expected = set(web_files())
         expected |= {f"pyodide/{name}" for name in info["runtime_files"]}
-        expected |= {info["engine_wheel"], info["micropip_wheel"], "build-info.json"}
+        expected |= {info["engine_wheel"], info["page_engine_wheel"], info["micropip_wheel"]}
+        expected |= {"build-info.json"}
         expected |= {info["snapshot"]["file"]}  # the page's memory snapshot
         expected |= {"sw.js"} | {
             f"icons/{name}" for name in ICONS
@@ -107,6 +109,7 @@ class TestDistContents:
     def test_build_info_names_what_the_page_loads(self, built, info):
         assert list(info) == [
             "engine_wheel",
+            "page_engine_wheel",
             "micropip_wheel",
             "pyodide_version",
             "engine_version",
@@ -117,6 +120,9 @@ class TestDistContents:
             "build_id",
         ]
         assert re.fullmatch(r"wheels/ewar-[^/]+-py3-none-any\.whl", info["engine_wheel"])
+        assert re.fullmatch(
+            r"wheels/ewar-[^/]+-0[0-9a-f]{12}-cp3\d+-none-any\.whl", info["page_engine_wheel"]
+        )
         assert re.fullmatch(r"pyodide/micropip-[^/]+\.whl", info["micropip_wheel"])
         assert (
             info["pyodide_version"] == json.loads((PYODIDE / "package.json").read_text())["version"]
@@ -202,6 +208,48 @@ class TestMicropipWheel:
         assert magic == stdlib_magic  # compiled by Pyodide's own Python, as the standard library is
 
 
+class TestPageEngineWheel:
+    """The page installs the engine's wheel compiled (page_engine_wheel); the function keeps the source wheel."""
+
+    def test_holds_the_source_wheels_files_with_each_module_compiled(self, built, info):
+        with zipfile.ZipFile(built.dist / info["engine_wheel"]) as source:
+            sources = {name: source.read(name) for name in source.namelist()}
+        with zipfile.ZipFile(built.dist / info["page_engine_wheel"]) as compiled:
+            files = {name: compiled.read(name) for name in compiled.namelist()}
+        with zipfile.ZipFile(built.dist / "pyodide" / "python_stdlib.zip") as stdlib:
+            stdlib_magic = stdlib.read("json/__init__.pyc")[:4]
+        assert sorted(files) == sorted(n + "c" if n.endswith(".py") else n for n in sources)
+        record = next(name for name in files if name.endswith(".dist-info/RECORD"))
+        for name, data in sources.items():
+            if name.endswith(".py"):
+                assert files[name + "c"][:4] == stdlib_magic, (
+                    name
+                )  # Pyodide's own Python compiled it
+            elif name != record:
+                assert files[name] == data, name  # metadata, licence: the same bytes
+
+    def test_its_record_lists_every_file_with_its_hash(self, built, info):
+        with zipfile.ZipFile(built.dist / info["page_engine_wheel"]) as compiled:
+            files = {name: compiled.read(name) for name in compiled.namelist()}
+        record = next(name for name in files if name.endswith(".dist-info/RECORD"))
+        rows = [line.split(",") for line in files[record].decode().splitlines()]
+        assert sorted(row[0] for row in rows) == sorted(files)
+        for name, digest, size in rows:
+            if name == record:
+                assert (digest, size) == ("", "")
+                continue
+            expected = base64.urlsafe_b64encode(hashlib.sha256(files[name]).digest()).rstrip(b"=")
+            assert digest == f"sha256={expected.decode()}" and int(size) == len(files[name]), name
+
+    def test_is_named_by_its_bytes_and_the_python_that_compiled_it(self, built, info):
+        lock = json.loads((PYODIDE / "pyodide-lock.json").read_text())
+        python = "".join(lock["info"]["python"].split(".")[:2])
+        sha = hashlib.sha256((built.dist / info["page_engine_wheel"]).read_bytes()).hexdigest()
+        assert info["page_engine_wheel"] == (
+            f"wheels/ewar-{info['engine_version']}-0{sha[:12]}-cp{python}-none-any.whl"
+        )
+
+
 # ---------------------------------------------------------------------------------------------
 # Rebuilds
 
@@ -262,8 +310,13 @@ class TestSourceChanges:
         assert second.info["engine_version"] == "9.8.7"
         assert second.info["engine_wheel"] == "wheels/ewar-9.8.7-py3-none-any.whl"
         assert second.info["build_id"] != first.info["build_id"]
+        assert second.ran.count("page_engine_wheel") == 1  # its compiled twin follows it
+        assert second.info["page_engine_wheel"].startswith("wheels/ewar-9.8.7-0")
         wheels = sorted(p.name for p in (second.dist / "wheels").iterdir())
-        assert wheels == ["ewar-9.8.7-py3-none-any.whl"]  # the old wheel is gone
+        # the old wheels are gone
+        assert wheels == sorted(
+            [second.info["page_engine_wheel"][len("wheels/") :], "ewar-9.8.7-py3-none-any.whl"]
+        )
         assert "pyodide_runtime" in second.skipped and "micropip_wheel" in second.skipped
 
     def test_web_change_is_copied_and_deletions_follow(self, project_copy):

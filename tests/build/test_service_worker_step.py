@@ -46,11 +46,14 @@ def built(built_dist):
 
 
 def test_sw_js_lists_every_other_file_with_its_sha256_and_size(built):
-    """Every file but sw.js and the page's modules under js/, which reach the page only inside the two scripts its
-    index.html loads (tools/builder/bundle.py)."""
+    """Every file but sw.js, the page's modules under js/, which reach the page only inside the two scripts its
+    index.html loads (tools/builder/bundle.py), and the engine's source wheel (the scores function's: the page
+    installs its compiled twin, page_engine_wheel)."""
     precache = precache_of(built.dist)
     files = dist_files(built.dist)
     del files["sw.js"]
+    del files[built.info["engine_wheel"]]
+    assert built.info["page_engine_wheel"] in files
     loaded = re.findall(r'<script\b[^>]*\bsrc="\./([^"]+)"', files["index.html"].decode())
     assert loaded == ["js/engine-start.js", "js/app/early.js", "js/bundle.js"]
     # ... and the snapshot's maker, a worker's script: a first visit precaches it, the next visit's snapshot is
@@ -78,7 +81,7 @@ def test_what_the_page_needs_offline_is_all_listed(built):
         "index.html",
         "build-info.json",
         "manifest.webmanifest",
-        built.info["engine_wheel"],
+        built.info["page_engine_wheel"],
         built.info["micropip_wheel"],
         "i18n/en.json",
         "js/app/early.js",

@@ -169,7 +169,7 @@ def test_micropip_path_loads_and_plays(micropip_tab, build_info):
     wheels = sorted(name.rsplit("/", 1)[-1] for name in fetched if name.endswith(".whl"))
     assert wheels == sorted(
         path.rsplit("/", 1)[-1]
-        for path in (build_info["micropip_wheel"], build_info["engine_wheel"])
+        for path in (build_info["micropip_wheel"], build_info["page_engine_wheel"])
     )
     actions = [kind for _t, kind in flip_and_slap(tab)["actions"]]
     assert "f" in actions and "s" in actions
@@ -290,7 +290,7 @@ async () => {
   const answer = await new Promise((resolve) => {
     worker.onmessage = (event) => resolve(event.data);
     worker.onerror = (event) => resolve({ made: false, error: event.message });
-    worker.postMessage({ base: document.baseURI, key: info.device_snapshot_key, engineWheel: info.engine_wheel,
+    worker.postMessage({ base: document.baseURI, key: info.device_snapshot_key, engineWheel: info.page_engine_wheel,
       pyodideVersion: info.pyodide_version, engineVersion: info.engine_version });
   });
   worker.terminate();

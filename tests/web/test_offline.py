@@ -370,11 +370,11 @@ def test_the_daily_game_plays_offline_with_the_devices_utc_date(
         page.goto("/")
         wait_ready(page)
         wait_precached(page)
-        # The loader's ordinary path this time: micropip and the engine wheel, from the worker's cache.
+        # The loader's ordinary path this time: micropip and the page's engine wheel, from the worker's cache.
         loaded = go_offline_and_reload(context, page, server_url, query="?load=micropip")
         assert page.evaluate("window.ewar.engine.path") == "micropip"
         paths = {r[0][len(server_url) - 1 :].split("?")[0] for r in loaded}
-        assert {"/" + build_info["engine_wheel"], "/" + build_info["micropip_wheel"]} <= paths
+        assert {"/" + build_info["page_engine_wheel"], "/" + build_info["micropip_wheel"]} <= paths
         before = datetime.now(UTC).date().isoformat()
         first = start_from_menu(page, mode="daily")
         after = datetime.now(UTC).date().isoformat()

@@ -20,8 +20,10 @@ from .pipeline import BuildError, BuildResult, Context, Inputs, Step, run_pipeli
 from .snapshot import SNAPSHOT_STEPS
 from .stdlib import (
     micropip_inputs,
+    page_engine_inputs,
     publish_compiled_micropip,
     publish_inputs,
+    publish_page_engine_wheel,
     publish_trimmed_stdlib,
 )
 from .steps import (
@@ -53,6 +55,7 @@ STEPS: list[Step] = [
     Step("kept_engines", check_kept_engines, kept_inputs),  # the function's earlier engines
     Step("pyodide_runtime", copy_pyodide_runtime, pyodide_inputs),
     Step("micropip_wheel", publish_compiled_micropip, micropip_inputs),
+    Step("page_engine_wheel", publish_page_engine_wheel, page_engine_inputs),
     # The game runs with both wheels to find what it imports: after them.
     Step("stdlib", publish_trimmed_stdlib, publish_inputs),
     Step("web", copy_web, web_inputs),

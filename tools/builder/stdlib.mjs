@@ -2,6 +2,7 @@
 //
 //   node tools/builder/stdlib.mjs --pyodide DIR --micropip MICROPIP.whl --wheel ewar-X.whl [--stdlib ZIP]
 //   node tools/builder/stdlib.mjs --pyodide DIR --compile SOURCE.zip --out COMPILED.zip
+//   node tools/builder/stdlib.mjs --pyodide DIR --compile-wheel ENGINE.whl --out COMPILED.whl
 //
 // Loads Pyodide (with the standard-library zip given, else Pyodide's own), installs the engine with micropip as
 // the page's plain path does, imports every engine module and every standard-library module the engine's source
@@ -11,6 +12,7 @@
 // With a trimmed zip (--stdlib), a module it lacks fails the run: the build refuses that zip.
 // --compile: writes the zip with its .py files compiled by Pyodide's own Python (tools/builder/stdlib_compile.py),
 // with a fixed hash seed (frozenset constants are marshalled in hash order); prints {compiled: N}.
+// --compile-wheel: the same for the engine's wheel, compiled as `import` would (compile_wheel: nothing stripped).
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -23,8 +25,9 @@ const COMPILER = path.join(HERE, "stdlib_compile.py");
 const DAILY_DATE = "2026-11-30";
 
 function readOptions() {
-  const names = ["pyodide", "micropip", "wheel", "stdlib", "compile", "out"];
-  return stringOptions(names, (values) => (values.compile ? ["pyodide", "out"] : ["pyodide", "micropip", "wheel"]));
+  const names = ["pyodide", "micropip", "wheel", "stdlib", "compile", "compile-wheel", "out"];
+  const compiles = (values) => values.compile || values["compile-wheel"];
+  return stringOptions(names, (values) => (compiles(values) ? ["pyodide", "out"] : ["pyodide", "micropip", "wheel"]));
 }
 
 /** Plays a game through the bridge as the page does: frames at each wake-up, flips on turn, a slap now and then. */
@@ -53,8 +56,9 @@ function exercise(bridge, runtime) {
   runtime.after_restore();
 }
 
-/** Compiles a zip's .py files in Pyodide's file system and writes the result to `out`. */
+/** Compiles a zip's .py files in Pyodide's file system and writes the result to `out` (a wheel: compile_wheel). */
 async function compileZip(options) {
+  const wheel = options["compile-wheel"];
   const { loadPyodide } = await import(pathToFileURL(path.join(options.pyodide, "pyodide.mjs")).href);
   const pyodide = await loadPyodide({
     indexURL: `${path.resolve(options.pyodide)}${path.sep}`,
@@ -62,17 +66,17 @@ async function compileZip(options) {
     stdout: () => {},
     stderr: (line) => process.stderr.write(`${line}\n`),
   });
-  pyodide.FS.writeFile("/tmp/source.zip", new Uint8Array(readFileSync(options.compile)));
+  pyodide.FS.writeFile("/tmp/source.zip", new Uint8Array(readFileSync(wheel ?? options.compile)));
   const compiler = pyodide.globals.get("dict")();
   pyodide.runPython(readFileSync(COMPILER, "utf8"), { globals: compiler });
-  const compiled = compiler.get("compile_zip")("/tmp/source.zip", "/tmp/compiled.zip");
+  const compiled = compiler.get(wheel ? "compile_wheel" : "compile_zip")("/tmp/source.zip", "/tmp/compiled.zip");
   writeFileSync(options.out, pyodide.FS.readFile("/tmp/compiled.zip"));
   process.stdout.write(`${JSON.stringify({ compiled })}\n`);
 }
 
 async function main() {
   const options = readOptions();
-  if (options.compile) {
+  if (options.compile || options["compile-wheel"]) {
     await compileZip(options);
     return;
   }

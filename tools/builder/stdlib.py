@@ -78,12 +78,14 @@ def run_the_game(ctx: Context, stdlib: Path | None) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def compile_zip(ctx: Context, source: Path, target: Path, what: str) -> None:
+def compile_zip(
+    ctx: Context, source: Path, target: Path, what: str, flag: str = "--compile"
+) -> None:
     command = [
         str(project_node(ctx.root)),
         str(ctx.root / FINDER),
         *("--pyodide", str(pyodide_dir(ctx.root))),
-        *("--compile", str(source), "--out", str(target)),
+        *(flag, str(source), "--out", str(target)),
     ]
     run_quiet(command, f"compiling {what}", cwd=ctx.root)
 
@@ -131,6 +133,48 @@ def publish_compiled_micropip(ctx: Context) -> None:
     compiled = compiled_micropip(ctx)
     ctx.put_file(f"pyodide/{compiled.name}", compiled)
     ctx.info["micropip_wheel"] = f"pyodide/{compiled.name}"
+
+
+# ---------------------------------------------------------------------------------------------
+# page_engine_wheel: the engine's wheel compiled to .pyc by Pyodide's own Python, nothing stripped (docstrings,
+# asserts, line tables: stdlib_compile.compile_wheel), for the page's micropip to install: its import then compiles
+# none of the engine's modules (~90 ms of CPU on a first visit). The scores function, the build's snapshots and
+# the tests keep the source wheel (engine_wheel): the same modules, compiled by the same Python on import.
+
+
+def page_engine_inputs(ctx: Context) -> Inputs:
+    folder = pyodide_dir(ctx.root)
+    compiler = [ctx.root / FINDER, ctx.root / OPTIONS, ctx.root / COMPILER, ctx.root / THIS_MODULE]
+    runtime = [
+        folder / name
+        for name in ("package.json", "pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
+    ]
+    _micropip, engine = wheels(ctx)
+    return Inputs([*compiler, *runtime], {"engine_sha256": ctx.hashes.sha(engine)})
+
+
+def compiled_engine(ctx: Context) -> Path:
+    """The compiled twin of this build's engine wheel, from build/cache/page-engine (made when missing)."""
+    _micropip, engine = wheels(ctx)
+    kept = ctx.cache / "page-engine" / fingerprint(ctx, page_engine_inputs(ctx))[:24]
+    if not any(kept.glob("*.whl")):
+        kept.mkdir(parents=True, exist_ok=True)
+        partial = kept / ".compiled.partial"
+        compile_zip(ctx, engine, partial, f"the engine {engine.name}", flag="--compile-wheel")
+        name = compiled_wheel_name(engine.name, pyodide_python(ctx.root), partial.read_bytes())
+        os.replace(partial, kept / name)
+    os.utime(kept)  # most recently used
+    forget_least_recent(kept.parent, keep=TRIMMED_KEPT)
+    return next(kept.glob("*.whl"))
+
+
+def publish_page_engine_wheel(ctx: Context) -> None:
+    compiled = compiled_engine(ctx)
+    ctx.put_file(f"wheels/{compiled.name}", compiled)
+    ctx.info["page_engine_wheel"] = f"wheels/{compiled.name}"
+
+
+# ---------------------------------------------------------------------------------------------
 
 
 def as_sources(entries: list[str]) -> list[str]:

@@ -354,6 +354,7 @@ def draw_icons(ctx: Context) -> None:
 
 INFO_ORDER = (
     "engine_wheel",
+    "page_engine_wheel",
     "micropip_wheel",
     "pyodide_version",
     "engine_version",
@@ -373,11 +374,11 @@ DEVICE_SNAPSHOT_MAKER = "js/snapshot-maker.js"
 
 
 def device_snapshot_key(ctx: Context) -> str:
-    """A hash over the files a snapshot made on the device holds or was made by (the engine's wheel, Pyodide's
+    """A hash over the files a snapshot made on the device holds or was made by (the page's engine wheel, Pyodide's
     runtime files, the maker's script): the page restores a snapshot it made only under the same key, so never
     with another build's wheel or runtime. A change elsewhere (styles, catalogs) keeps the key."""
     files = [
-        ctx.info["engine_wheel"],
+        ctx.info["page_engine_wheel"],
         *(f"pyodide/{name}" for name in sorted(ctx.info["runtime_files"])),
         DEVICE_SNAPSHOT_MAKER,
     ]
@@ -435,11 +436,13 @@ def rebase_worker_imports(ctx: Context, source: str, source_path: Path) -> str:
 
 def precache_list(ctx: Context) -> list[list]:
     """[path, sha256, size] of every file in dist/ the page may load: all of them but its own modules under js/,
-    which reach it only inside its bundle (bundle.is_bundled_module)."""
+    which reach it only inside its bundle (bundle.is_bundled_module), and the engine's source wheel, which the
+    scores function loads (the page installs its compiled twin, page_engine_wheel)."""
+    skipped = NOT_PRECACHED | {ctx.info["engine_wheel"]}
     return [
         [rel, ctx.outputs[rel], (ctx.dist / rel).stat().st_size]
         for rel in sorted(ctx.outputs)
-        if rel not in NOT_PRECACHED and not rel.endswith(".map") and not is_bundled_module(rel)
+        if rel not in skipped and not rel.endswith(".map") and not is_bundled_module(rel)
     ]
 
 

@@ -120,7 +120,7 @@ function runMaker(buildInfo) {
     worker.postMessage({
       base: pageUrl("./"),
       key: buildInfo.device_snapshot_key,
-      engineWheel: buildInfo.engine_wheel,
+      engineWheel: buildInfo.page_engine_wheel,
       pyodideVersion: buildInfo.pyodide_version,
       engineVersion: buildInfo.engine_version,
     });

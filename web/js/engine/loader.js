@@ -183,7 +183,7 @@ async function loadWithMicropip(buildInfo, report, plainRuntime) {
     [pyodide, micropipWheel, engineWheel] = await Promise.all([
       runtime,
       fetchBytes(buildInfo.micropip_wheel),
-      fetchBytes(buildInfo.engine_wheel),
+      fetchBytes(buildInfo.page_engine_wheel),
     ]);
   } finally {
     stopWatching();
@@ -192,8 +192,8 @@ async function loadWithMicropip(buildInfo, report, plainRuntime) {
   // micropip is pure Python: its wheel is unpacked (by file, not from Pyodide's lock file: the PyPI wheel's hash
   // differs from the one listed there), then it installs the engine's wheel from the in-memory file system.
   report("micropip", 0);
-  const engineWheelName = buildInfo.engine_wheel.split("/").pop();
-  const installing = `${buildInfo.micropip_wheel}, ${buildInfo.engine_wheel}`;
+  const engineWheelName = buildInfo.page_engine_wheel.split("/").pop();
+  const installing = `${buildInfo.micropip_wheel}, ${buildInfo.page_engine_wheel}`;
   const bridge = await step("loading.errorMissing", { file: installing }, () =>
     installWithMicropip(pyodide, { micropipWheel, engineWheel, engineWheelName }),
   );
