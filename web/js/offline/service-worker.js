@@ -51,14 +51,22 @@ export function startOffline({ events, banner }) {
     if (registration?.waiting && container.controller) banner.offer();
   }
 
+  // Each installing worker is watched once, from whichever sign of it comes first: an updatefound event or an update
+  // check that finds it installing (a test saw a waiting worker never offered after a failed install, so the page
+  // does not rely on updatefound alone).
+  const watched = new WeakSet();
   function watchInstalling(worker) {
     if (!worker) {
       offerIfWaiting();
       return;
     }
-    worker.addEventListener("statechange", () => {
+    if (watched.has(worker)) return;
+    watched.add(worker);
+    const offerOnceInstalled = () => {
       if (worker.state === "installed" && container.controller) banner.offer();
-    });
+    };
+    worker.addEventListener("statechange", offerOnceInstalled);
+    offerOnceInstalled(); // it may have installed before it was seen
   }
 
   function acceptUpdate() {
@@ -79,7 +87,7 @@ export function startOffline({ events, banner }) {
     } catch {
       return false; // offline or the server is away: try again at the next pause
     }
-    offerIfWaiting();
+    watchInstalling(registration.installing);
     return Boolean(registration.installing || registration.waiting);
   }
 
