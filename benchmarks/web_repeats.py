@@ -5,7 +5,7 @@ it passed: a test that fails by chance shows as 9/10, not as one red run among g
     python benchmarks/web_repeats.py --runs 3 -- -k watch
 
 From a fresh clone too: the test requirements are installed first (as `python build.py test` installs them), then
-the build (`python build.py build`); each run is the suite's own pytest invocation for tests/web (its pytest-xdist
+the build (`python build.py build`) and the test tools' npm packages; each run is the suite's own pytest invocation for tests/web (its pytest-xdist
 workers by file, EWAR_TEST_WORKERS as the suite reads it), its outcomes read from a JUnit XML report. Prints each
 run's failures as they come, then every test's pass count (the ones that failed at least once first). Exits 1 if any
 test failed once.
@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from tools.builder.steps import ensure_dev_tools  # noqa: E402 (after the path insert)
 from tools.builder.suite import (  # noqa: E402 (after the path insert)
     chromium_for_tests,
     install_test_requirements,
@@ -74,6 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     install_test_requirements(ROOT)
     env = {**os.environ, "EWAR_CHROMIUM": chromium_for_tests()}
     subprocess.run([sys.executable, "build.py", "build"], cwd=ROOT, check=True)
+    # The test tools' npm packages (axe-core for the accessibility tests), as the suite adds them.
+    ensure_dev_tools(ROOT)
     passes: dict[str, int] = defaultdict(int)
     seen: dict[str, int] = defaultdict(int)
     with tempfile.TemporaryDirectory(prefix="ewar-web-repeats-") as folder:
