@@ -103,30 +103,43 @@ def compiled_wheel_name(wheel: str, python: str, data: bytes) -> str:
     return f"{name}-{version}-0{hashlib.sha256(data).hexdigest()[:12]}-cp{python.replace('.', '')}-none-any.whl"
 
 
-def micropip_inputs(ctx: Context) -> Inputs:
+def wheel_compiler_files(ctx: Context) -> list[Path]:
+    """What compiling a wheel reads: the compiler's scripts and Pyodide's runtime. This module is one too: it names
+    the compiled wheel (compiled_wheel_name)."""
     folder = pyodide_dir(ctx.root)
-    # This module is an input too: it names the compiled wheel (compiled_wheel_name).
     compiler = [ctx.root / FINDER, ctx.root / OPTIONS, ctx.root / COMPILER, ctx.root / THIS_MODULE]
     runtime = [
         folder / name
         for name in ("package.json", "pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
     ]
-    return Inputs([*micropip_download_inputs(ctx), *compiler, *runtime])
+    return [*compiler, *runtime]
 
 
-def compiled_micropip(ctx: Context) -> Path:
-    """The compiled wheel of this build's inputs, from build/cache/micropip (made when missing)."""
-    wheel = pypi_micropip(ctx)
-    kept = ctx.cache / "micropip" / fingerprint(ctx, micropip_inputs(ctx))[:24]
+def micropip_inputs(ctx: Context) -> Inputs:
+    return Inputs([*micropip_download_inputs(ctx), *wheel_compiler_files(ctx)])
+
+
+def compiled_wheel(
+    ctx: Context, wheel: Path, cache: str, inputs: Inputs, what: str, flag: str = "--compile"
+) -> Path:
+    """`wheel` compiled by Pyodide's own Python, from build/cache/<cache>/<inputs' fingerprint> (made when missing;
+    the least recently used beyond TRIMMED_KEPT forgotten)."""
+    kept = ctx.cache / cache / fingerprint(ctx, inputs)[:24]
     if not any(kept.glob("*.whl")):
         kept.mkdir(parents=True, exist_ok=True)
         partial = kept / ".compiled.partial"
-        compile_zip(ctx, wheel, partial, f"micropip {wheel.name}")
+        compile_zip(ctx, wheel, partial, what, flag)
         name = compiled_wheel_name(wheel.name, pyodide_python(ctx.root), partial.read_bytes())
         os.replace(partial, kept / name)
     os.utime(kept)  # most recently used
     forget_least_recent(kept.parent, keep=TRIMMED_KEPT)
     return next(kept.glob("*.whl"))
+
+
+def compiled_micropip(ctx: Context) -> Path:
+    """The compiled wheel of this build's inputs, from build/cache/micropip (made when missing)."""
+    wheel = pypi_micropip(ctx)
+    return compiled_wheel(ctx, wheel, "micropip", micropip_inputs(ctx), f"micropip {wheel.name}")
 
 
 def publish_compiled_micropip(ctx: Context) -> None:
@@ -143,29 +156,21 @@ def publish_compiled_micropip(ctx: Context) -> None:
 
 
 def page_engine_inputs(ctx: Context) -> Inputs:
-    folder = pyodide_dir(ctx.root)
-    compiler = [ctx.root / FINDER, ctx.root / OPTIONS, ctx.root / COMPILER, ctx.root / THIS_MODULE]
-    runtime = [
-        folder / name
-        for name in ("package.json", "pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
-    ]
     _micropip, engine = wheels(ctx)
-    return Inputs([*compiler, *runtime], {"engine_sha256": ctx.hashes.sha(engine)})
+    return Inputs(wheel_compiler_files(ctx), {"engine_sha256": ctx.hashes.sha(engine)})
 
 
 def compiled_engine(ctx: Context) -> Path:
     """The compiled twin of this build's engine wheel, from build/cache/page-engine (made when missing)."""
     _micropip, engine = wheels(ctx)
-    kept = ctx.cache / "page-engine" / fingerprint(ctx, page_engine_inputs(ctx))[:24]
-    if not any(kept.glob("*.whl")):
-        kept.mkdir(parents=True, exist_ok=True)
-        partial = kept / ".compiled.partial"
-        compile_zip(ctx, engine, partial, f"the engine {engine.name}", flag="--compile-wheel")
-        name = compiled_wheel_name(engine.name, pyodide_python(ctx.root), partial.read_bytes())
-        os.replace(partial, kept / name)
-    os.utime(kept)  # most recently used
-    forget_least_recent(kept.parent, keep=TRIMMED_KEPT)
-    return next(kept.glob("*.whl"))
+    return compiled_wheel(
+        ctx,
+        engine,
+        "page-engine",
+        page_engine_inputs(ctx),
+        f"the engine {engine.name}",
+        flag="--compile-wheel",
+    )
 
 
 def publish_page_engine_wheel(ctx: Context) -> None:
