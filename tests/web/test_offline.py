@@ -31,6 +31,13 @@ WORKER_MS = 60_000
 
 
 CACHE_NAMES = "caches.keys()"
+OFFER_STATE = """async () => {
+  const r = await navigator.serviceWorker.getRegistration();
+  return {status: await window.ewarOffline.status(), phase: document.body.dataset.state,
+          installing: r?.installing?.state ?? null, waiting: r?.waiting?.state ?? null, active: r?.active?.state ?? null,
+          controller: navigator.serviceWorker.controller?.state ?? null,
+          banner: document.querySelector("[data-testid=update-banner]").hidden};
+}"""
 # What the worker serves each kind of file as (module scripts and instantiateStreaming insist).
 SERVED_AS = {
     "pyodide/pyodide.asm.wasm": "application/wasm",
@@ -582,7 +589,12 @@ def test_a_deploy_whose_files_do_not_match_never_takes_over(new_context, site):
 
         served.write_bytes(good)  # the upload completes: the next check installs it
         wait_for_waiting_worker(page)
-        page.wait_for_selector("[data-testid=update-banner]", state="visible")
+        try:
+            page.wait_for_selector("[data-testid=update-banner]", state="visible")
+        except Exception as error:  # what the page knew when it did not offer the update
+            raise AssertionError(
+                f"no update offered (first {first}, second {second}): {page.evaluate(OFFER_STATE)}"
+            ) from error
         assert sorted(page.evaluate(CACHE_NAMES)) == sorted([f"ewar-{first}", f"ewar-{second}"])
     finally:
         context.close()
