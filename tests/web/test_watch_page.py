@@ -288,6 +288,8 @@ TABLE_WORDS = """() => ({
   turn: document.querySelector('[data-testid=turn]').textContent,
   prompt: document.querySelector('[data-testid=pack-south]').classList.contains('is-your-turn'),
   hint: getComputedStyle(document.querySelector('[data-testid=flip-hint]')).visibility,
+  state: document.body.dataset.state,
+  running: document.getAnimations().map((a) => a.transitionProperty || a.animationName),
   south: document.querySelector('[data-testid=pack-south] .seat-name').textContent,
   packLabel: document.querySelector('#your-pack').getAttribute('aria-label'),
   said: window.ewar.announcements().map((line) => line[1]),
