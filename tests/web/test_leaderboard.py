@@ -651,7 +651,7 @@ def test_the_service_worker_sync_handler_sends_the_outbox(shared_page) -> None:
     context.set_offline(
         False
     )  # the page itself sends on "online": wait for that, then queue another
-    page.wait_for_function(f"{SCORE_QUEUE}.then((q) => q.pending()).then((p) => p.length === 0)")
+    wait_for(page, f"{SCORE_QUEUE}.then((q) => q.pending()).then((p) => p.length === 0)")
     later = dict(submission, id="sync-test-" + "b" * 16)
     page.evaluate(
         f"async (s) => (await {SCORE_QUEUE}).enqueue(s, {{ clock: {TEST_CLOCK} }})", later

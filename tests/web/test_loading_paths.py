@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from pagedriver import freeze_time, on_test_time, run_until
+from pagedriver import freeze_time, on_test_time, run_until, wait_for
 
 from tools.harness.network_link import emulate_link
 
@@ -376,7 +376,7 @@ def test_a_devices_snapshot_made_for_another_build_or_damaged_falls_back_to_micr
     first.close()
     second = quiet_context.new_page()
     assert chosen_path(second) == {"snapshot": False, "reason": "snapshot not made yet"}
-    second.wait_for_function(f"({KEPT_KEY}).then((key) => key === null)")
+    wait_for(second, f"({KEPT_KEY}).then((key) => key === null)")
     wait_ready_here = "document.body.dataset.state === 'ready'"
     second.wait_for_function(wait_ready_here, timeout=READY_MS)
 

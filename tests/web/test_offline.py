@@ -20,6 +20,7 @@ from pagedriver import (
     lose_by_wrong_slaps,
     on_test_time,
     start_from_menu,
+    wait_for,
     wait_ready,
     wait_until,
 )
@@ -497,14 +498,35 @@ def change_web_file(project: Path, marker: str) -> None:
     css.write_text(css.read_text() + f"\n/* {marker} */\n")
 
 
+def record_worker_versions(context, page) -> list[str]:
+    """What the browser says of each service worker version (DevTools' ServiceWorker domain), one line each, in
+    the order the test heard it: a failure can say which version went where."""
+    lines: list[str] = []
+    cdp = context.new_cdp_session(page)
+    cdp.on(
+        "ServiceWorker.workerVersionUpdated",
+        lambda event: lines.extend(
+            f"version {v['versionId']} {v['status']} {v['runningStatus']}"
+            for v in event["versions"]
+        ),
+    )
+    cdp.on(
+        "ServiceWorker.workerErrorReported",
+        lambda event: lines.append(f"error {event['errorMessage']['errorMessage']}"),
+    )
+    cdp.send("ServiceWorker.enable")
+    return lines
+
+
 def wait_for_waiting_worker(page) -> None:
     assert page.evaluate("window.ewarOffline.checkForUpdate()") is True
-    page.wait_for_function(
+    wait_for(
+        page,
         "navigator.serviceWorker.getRegistration().then((r) => Boolean(r && r.waiting))",
-        timeout=WORKER_MS,
+        timeout_ms=WORKER_MS,
     )
     # the page learns of the waiting worker from its own statechange event, a moment after the browser
-    page.wait_for_function("window.ewarOffline.status().then((s) => s.waiting)", timeout=WORKER_MS)
+    wait_for(page, "window.ewarOffline.status().then((s) => s.waiting)", timeout_ms=WORKER_MS)
 
 
 def test_a_new_deploy_is_offered_at_the_next_pause_and_taken_on_reload(new_context, site):
@@ -566,6 +588,7 @@ def test_a_deploy_whose_files_do_not_match_never_takes_over(new_context, site):
     context = new_context(base_url=site["url"], service_workers="allow")
     try:
         page = context.new_page()
+        versions = record_worker_versions(context, page)
         page.goto("/")
         wait_ready(page)
         wait_precached(page)
@@ -577,12 +600,13 @@ def test_a_deploy_whose_files_do_not_match_never_takes_over(new_context, site):
         served.write_bytes(good.replace(b"deploy three", b"deploy 3!!!!"))
 
         assert page.evaluate("window.ewarOffline.checkForUpdate()") is True
-        page.wait_for_function(
-            """navigator.serviceWorker.getRegistration().then((r) => !r.installing && !r.waiting)""",
-            timeout=WORKER_MS,
+        wait_for(
+            page,
+            "navigator.serviceWorker.getRegistration().then((r) => !r.installing && !r.waiting)",
+            timeout_ms=WORKER_MS,
         )
         # The failed install's partial cache is deleted (Chromium lists it a moment longer).
-        page.wait_for_function(f"caches.keys().then((names) => names.join() === 'ewar-{first}')")
+        wait_for(page, f"caches.keys().then((names) => names.join() === 'ewar-{first}')")
         assert page.evaluate("window.ewarOffline.status()")["complete"] is True
         # The install failed and is gone (above): nothing waits that could be offered.
         assert page.is_hidden("[data-testid=update-banner]")
@@ -593,7 +617,8 @@ def test_a_deploy_whose_files_do_not_match_never_takes_over(new_context, site):
             page.wait_for_selector("[data-testid=update-banner]", state="visible")
         except Exception as error:  # what the page knew when it did not offer the update
             raise AssertionError(
-                f"no update offered (first {first}, second {second}): {page.evaluate(OFFER_STATE)}"
+                f"no update offered (first {first}, second {second}): {page.evaluate(OFFER_STATE)}\n"
+                + "\n".join(versions)
             ) from error
         assert sorted(page.evaluate(CACHE_NAMES)) == sorted([f"ewar-{first}", f"ewar-{second}"])
     finally:
