@@ -52,8 +52,7 @@ export function startOffline({ events, banner }) {
   }
 
   // Each installing worker is watched once, from whichever sign of it comes first: an updatefound event or an update
-  // check that finds it installing (a test saw a waiting worker never offered after a failed install, so the page
-  // does not rely on updatefound alone).
+  // check that finds it installing.
   const watched = new WeakSet();
   function watchInstalling(worker) {
     if (!worker) {
