@@ -7,14 +7,15 @@ it passed: a test that fails by chance shows as 9/10, not as one red run among g
 From a fresh clone too: the test requirements are installed first (as `python build.py test` installs them), then
 the build (`python build.py build`) and the test tools' npm packages; each run is the suite's own pytest invocation for tests/web (its pytest-xdist
 workers by file, EWAR_TEST_WORKERS as the suite reads it), its outcomes read from a JUnit XML report. Prints each
-run's failures as they come, then every test's pass count (the ones that failed at least once first). Exits 1 if any
-test failed once.
+run's failures as they come, then every test's pass count (the ones that failed at least once first) and the slowest
+tests' median times. Exits 1 if any test failed once.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -35,12 +36,13 @@ from tools.builder.suite import (  # noqa: E402 (after the path insert)
 )
 
 
-def outcomes(report: Path) -> tuple[dict[str, str], dict[str, str]]:
-    """({test id: "passed" | "failed" | "skipped"}, {failed test id: its failure's last lines}) from a JUnit XML
-    report."""
-    found, why = {}, {}
+def outcomes(report: Path) -> tuple[dict[str, str], dict[str, str], dict[str, float]]:
+    """({test id: "passed" | "failed" | "skipped"}, {failed test id: its failure's last lines}, {test id: seconds})
+    from a JUnit XML report."""
+    found, why, took = {}, {}, {}
     for case in ElementTree.parse(report).iter("testcase"):
         name = f"{case.get('classname', '')}::{case.get('name', '')}"
+        took[name] = float(case.get("time") or 0)
         failures = [child for child in case if child.tag in ("failure", "error")]
         kinds = {child.tag for child in case}
         found[name] = "failed" if failures else "skipped" if "skipped" in kinds else "passed"
@@ -51,10 +53,11 @@ def outcomes(report: Path) -> tuple[dict[str, str], dict[str, str]]:
             why[name] = "\n".join(line for line in text.splitlines() if line.strip())[
                 -FAILURE_TAIL:
             ]
-    return found, why
+    return found, why, took
 
 
 FAILURE_TAIL = 1500  # characters of a failure's report printed: where it failed and why
+SLOWEST = 15  # the tests printed with their median time: where the suite's minutes go
 
 
 def run_once(pytest_args: list[str], report: Path, env: dict[str, str]) -> tuple[int, float]:
@@ -79,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     ensure_dev_tools(ROOT)
     passes: dict[str, int] = defaultdict(int)
     seen: dict[str, int] = defaultdict(int)
+    times: dict[str, list[float]] = defaultdict(list)
     with tempfile.TemporaryDirectory(prefix="ewar-web-repeats-") as folder:
         for number in range(1, options.runs + 1):
             report = Path(folder) / f"run{number}.xml"
@@ -86,7 +90,9 @@ def main(argv: list[str] | None = None) -> int:
             if not report.is_file():
                 print(f"run {number}: pytest exited {code} without a report", flush=True)
                 return 1
-            found, why = outcomes(report)
+            found, why, took = outcomes(report)
+            for name, seconds_taken in took.items():
+                times[name].append(seconds_taken)
             failed = sorted(name for name, outcome in found.items() if outcome == "failed")
             for name, outcome in found.items():
                 seen[name] += 1
@@ -101,6 +107,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\npasses per test over {options.runs} runs (those that failed once first):")
     for name in sorted(seen, key=lambda name: (passes[name] == seen[name], name)):
         print(f"  {passes[name]:>3}/{seen[name]:<3} {name}")
+    print(f"\nthe {SLOWEST} slowest tests, median seconds over the runs:")
+    medians = {name: statistics.median(values) for name, values in times.items()}
+    for name in sorted(medians, key=medians.get, reverse=True)[:SLOWEST]:
+        print(f"  {medians[name]:6.1f} s  {name}")
     total_failures = sum(seen[name] - passes[name] for name in seen)
     print(f"{len(seen)} tests, {total_failures} failures in {options.runs} runs")
     return 1 if total_failures else 0
