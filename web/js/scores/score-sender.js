@@ -85,10 +85,9 @@ export function createScoreSender({ scoreStore, playerStore, clock, dates, onCha
     retryIndex += 1;
   }
 
-  async function sendNow() {
-    clearTimeout(retryTimer);
-    sending = true;
-    onChange();
+  /** One send and what follows from its answers. "Sending" lasts until the next try is timed: a status that says
+   * "waiting" is never drawn before the page knows when it sends again. */
+  async function sendOnce() {
     let result;
     try {
       result = await flush(undefined, { clock });
@@ -97,7 +96,6 @@ export function createScoreSender({ scoreStore, playerStore, clock, dates, onCha
       result = { settled: [], kept: 1, offline: false };
     }
     lastFlush = result;
-    sending = false;
     const refusedBefore = new Set(
       Object.values(records())
         .filter(awaitsName)
@@ -114,7 +112,20 @@ export function createScoreSender({ scoreStore, playerStore, clock, dates, onCha
     } else {
       retryIndex = 0;
     }
+    return result;
+  }
+
+  async function sendNow() {
+    clearTimeout(retryTimer);
+    sending = true;
     onChange();
+    let result;
+    try {
+      result = await sendOnce();
+    } finally {
+      sending = false;
+      onChange();
+    }
     await onSent({ settled: (result.settled?.length ?? 0) > 0 });
   }
 
