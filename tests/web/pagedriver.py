@@ -67,7 +67,8 @@ def wait_until(page, check: Callable[[], Any], *, timeout_ms: int = 30_000, what
 
 
 def wait_for(page, predicate: str, *, timeout_ms: int = 30_000) -> Any:
-    """Waits (wall time) until the JS predicate is truthy; its value. Polls with page.evaluate, which a
+    """Waits (wall time) until the JS predicate is truthy; its value. Polls with page.evaluate, which awaits a
+    promise (page.wait_for_function counts a Promise as truthy and returns at once) and which a
     Content-Security-Policy without 'unsafe-eval' allows (page.wait_for_function's string predicates it does not)."""
     return wait_until(page, lambda: page.evaluate(predicate), timeout_ms=timeout_ms, what=predicate)
 
