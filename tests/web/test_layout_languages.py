@@ -48,6 +48,11 @@ WIDTHS = (
     "(selectors) => selectors.map((s) => document.querySelector(s).getBoundingClientRect().width)"
 )
 MENU_FITS = "() => { const p = document.querySelector('#menu .panel'); return p.scrollWidth <= p.clientWidth; }"
+# The menu's checkboxes whose box is not the full 24 px square: a label that wraps squeezed them once (house rules).
+SQUEEZED_BOXES = """() => [...document.querySelectorAll('#menu .check input')]
+  .map((box) => [box.id || box.closest('label').textContent.trim().slice(0, 30), box.getBoundingClientRect()])
+  .filter(([, r]) => Math.round(r.width) !== 24 || Math.round(r.height) !== 24)
+  .map(([name, r]) => `${name}: ${r.width}x${r.height}`)"""
 RESULT_BUTTONS = ["[data-testid=again]", "[data-testid=replay-deal]", "[data-testid=to-menu]"]
 
 BOXES = """
@@ -165,6 +170,7 @@ def test_menu_table_and_result_in_every_language(shared_page, lang: str) -> None
         page.set_viewport_size({"width": size[0], "height": size[1]})
         open_menu(page)
         assert page.evaluate(MENU_FITS), (lang, size)
+        assert page.evaluate(SQUEEZED_BOXES) == [], (lang, size)
         shoot(page, f"{lang}-menu")
 
     start_from_menu(page, speed="slow", deal=31)
