@@ -10,6 +10,7 @@ time through the same real keys and taps, and its replay verifies as any other."
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 import time
@@ -274,6 +275,37 @@ def is_frozen(page) -> bool:
     return page in _frozen
 
 
+# Whether every finite CSS transition and animation on the page has ended (a looping one, the pack's pulse, never
+# does and is left out). They run on the browser's own time, not the test clock: a screenshot's wall time used
+# to let them end unseen before a layout check.
+AT_REST = """
+() => document.getAnimations().every(
+  (animation) => animation.playState !== "running" || animation.effect?.getComputedTiming().iterations === Infinity)
+"""
+
+
+def wait_at_rest(page, *, timeout_ms: int = 10_000) -> None:
+    """Until the page's transitions and animations (a card's flight, a seat's highlight, a fade) have ended, in wall
+    time (the test clock stays where it is): what a check of where boxes lie needs."""
+    try:
+        wait_for(page, AT_REST, timeout_ms=timeout_ms)
+    except AssertionError as error:
+        running = page.evaluate(RUNNING_ANIMATIONS)
+        raise AssertionError(
+            f"the page is still moving after {timeout_ms} ms: {running}"
+        ) from error
+
+
+RUNNING_ANIMATIONS = """
+() => document.getAnimations().filter((animation) => animation.playState === "running").map((animation) => ({
+  name: animation.transitionProperty || animation.animationName,
+  target: animation.effect?.target?.className ?? "",
+  time: animation.currentTime,
+  iterations: String(animation.effect?.getComputedTiming().iterations),
+}))
+"""
+
+
 def settle(page, async_function: str, arg: Any = None, *, timeout_s: float = 60) -> Any:
     """The value of an async JS function run in the page. On test time its timers wait for the clock, so the
     clock moves on (50 ms at a time) until the promise settles."""
@@ -465,3 +497,22 @@ def overlaps(a: dict, b: dict) -> bool:
         and a["top"] < b["bottom"] - 1
         and b["top"] < a["bottom"] - 1
     )
+
+
+# Screenshots for a person to look through (each language and size), not checked by any test: written only where
+# EWAR_SHOTS names a folder (EWAR_SHOTS=/tmp/shots python build.py test). Each costs ~130 ms of CPU, and a run
+# would take ~200 of them.
+SHOTS_FOLDER = "EWAR_SHOTS"
+
+
+def review_shot(page, name: str, *, scroll_to: str | None = None) -> None:
+    """Saves the page as $EWAR_SHOTS/<name>.png (name may hold a subfolder), scroll_to's element scrolled into view
+    first; does nothing when EWAR_SHOTS is not set."""
+    folder = os.environ.get(SHOTS_FOLDER)
+    if not folder:
+        return
+    if scroll_to:
+        page.locator(scroll_to).scroll_into_view_if_needed()
+    path = Path(folder) / f"{name}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path))

@@ -3,15 +3,12 @@ of combining marks, one long word) stay inside their cell on a 360 px phone, in 
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
-from pagedriver import open_menu, switch_language
+from pagedriver import open_menu, review_shot, switch_language
 
 BOARD_API = re.compile(r"/api/scores\?")
-SHOTS = Path(os.environ.get("EWAR_SHOTS", "/tmp/shots"))
 NAMES = {
     "thai marks": "ก"
     + "\u0e34\u0e35\u0e36\u0e37\u0e47\u0e48\u0e49\u0e4a\u0e4b" * 2,  # one letter, 18 marks
@@ -90,8 +87,7 @@ def test_a_name_that_does_not_break_never_widens_the_board(shared_page, lang: st
             NAMES.values()
         )
         rows.first.scroll_into_view_if_needed()
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"board-names-{lang}-360x640.png"))
+        review_shot(page, f"board-names-{lang}-360x640")
         assert page.evaluate(TOO_WIDE) == []
         assert page.evaluate(CLIPPED_NUMBERS) == []
         assert all(cell["clear"] for cell in page.evaluate(NAME_CELLS)), page.evaluate(NAME_CELLS)

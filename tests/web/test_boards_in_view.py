@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 
 import pytest
 from a11ykit import LANGUAGES, catalog
-from pagedriver import DESKTOP, PHONE, Traffic, wait_for, wait_quiet, wait_ready
+from pagedriver import DESKTOP, PHONE, Traffic, review_shot, wait_for, wait_quiet, wait_ready
 
 SMALL = {"width": 360, "height": 640}
 SIZES = [PHONE, SMALL, DESKTOP]
@@ -158,7 +158,7 @@ def test_a_friends_link_brings_the_joined_board_into_view(new_context, lang: str
     assert outcomes == [words["leaderboard.won"]] * 2 + [words["leaderboard.lost"]], where
     watch = rows.nth(0).locator("[data-testid=friends-watch]")
     assert watch.get_attribute("aria-label") == words["watch.boardLabel"].replace("{name}", "Minji")
-    page.screenshot(path=f"/tmp/shots/boards/joined-{lang}-{size['width']}.png")
+    review_shot(page, f"boards/joined-{lang}-{size['width']}")
 
     # One request per board per load, not two within milliseconds.
     wait_quiet(page, traffic)
@@ -195,7 +195,7 @@ def test_a_refused_friends_link_is_said_in_view(new_context, lang: str) -> None:
     wait_for(page, "document.activeElement?.dataset.testid === 'friends-status'")
     assert page.inner_text("[data-testid=friends-status]") == words["friends.errorNotFound"]
     assert in_view(page, "[data-testid=friends-status]"), (lang, size)
-    page.screenshot(path=f"/tmp/shots/boards/refused-{lang}-{size['width']}.png")
+    review_shot(page, f"boards/refused-{lang}-{size['width']}")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

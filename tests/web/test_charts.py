@@ -8,9 +8,7 @@ the page loads, as the page itself keeps it (web/js/base/history.js)."""
 
 from __future__ import annotations
 
-import os
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 from a11ykit import LANGUAGES
@@ -23,13 +21,13 @@ from pagedriver import (
     box,
     lose_by_wrong_slaps,
     overlaps,
+    review_shot,
     set_viewport,
     start_from_menu,
     switch_language,
     wait_ready,
 )
 
-SHOTS = Path(os.environ.get("EWAR_SHOTS", "/tmp/shots")) / "charts"
 DISTRIBUTION = "[data-testid=distribution-chart]"
 HISTORY = "[data-testid=history-chart]"
 
@@ -115,9 +113,7 @@ def check_layout(page, chart: str, neighbours: list[str], where: str) -> None:
 
 
 def shoot(page, selector: str, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.locator(selector).scroll_into_view_if_needed()
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    review_shot(page, f"charts/{name}", scroll_to=selector)
 
 
 def bar_centres(page) -> dict[int, float]:

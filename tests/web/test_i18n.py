@@ -6,9 +6,7 @@ or pushed off screen at phone and desktop size. Urdu runs right to left and its 
 from __future__ import annotations
 
 import json
-import os
 import re
-from pathlib import Path
 
 import pytest
 from a11ykit import LANGUAGES, ROOT, catalog, cut_text, placeholders
@@ -19,6 +17,7 @@ from pagedriver import (
     keyboard,
     open_menu,
     play_to_end,
+    review_shot,
     set_viewport,
     short_practice_seeds,
     start_from_menu,
@@ -26,7 +25,6 @@ from pagedriver import (
     wait_ready,
 )
 
-SHOTS = Path(os.environ.get("EWAR_SHOTS", "/tmp/shots")) / "i18n"
 # The seeds' words for the SLAP! button and the two patterns.
 SEED_WORDS = {
     "en": ("SLAP!", "Double", "Sandwich"),
@@ -211,8 +209,7 @@ def test_the_picker_changes_the_language_and_it_is_remembered(new_context) -> No
 
 
 def shoot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    review_shot(page, f"i18n/{name}")
 
 
 def check_fits(page, where: str) -> None:

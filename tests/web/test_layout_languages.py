@@ -1,13 +1,10 @@
 """The table, the menu and the result in every language at a phone's and a desktop's size: messages keep off the
 deal line, the flip hint is readable (14 px or more), beside the pack rather than on it, and names what this
 screen takes (a tap on a touch screen, a key elsewhere); a seat's name and count share one line; the result's
-buttons show without scrolling; nothing overlaps. Screenshots of each go to EWAR_SHOTS (default /tmp/shots), to
-look at."""
+buttons show without scrolling; nothing overlaps. Screenshots of each go to the folder EWAR_SHOTS names,
+if set, to look at (pagedriver.review_shot)."""
 
 from __future__ import annotations
-
-import os
-from pathlib import Path
 
 import pytest
 from a11ykit import LANGUAGES, catalog
@@ -18,16 +15,17 @@ from pagedriver import (
     open_menu,
     overlaps,
     pattern_on_top,
+    review_shot,
     run_until,
     start_from_menu,
     switch_language,
     view_of,
+    wait_at_rest,
     wait_for,
     wait_ready,
 )
 
 PHONE, DESKTOP, SMALL_PHONE = (390, 844), (1280, 800), (360, 640)
-SHOTS = Path(os.environ.get("EWAR_SHOTS", "/tmp/shots"))
 HINT_MIN_PX = 14
 
 # What is written on the table: no two of these may overlap (a message over the deal line, a label under a pile).
@@ -132,6 +130,7 @@ def outside(page, selectors: list[str]) -> list[str]:
 
 
 def check_table(page, lang: str) -> None:
+    wait_at_rest(page)  # boxes measured where the page means them, not mid-flight
     assert overlapping(page, LABELS) == []
     assert outside(page, LABELS) == []
     for seat in page.evaluate(SEAT_LINES):
@@ -158,13 +157,12 @@ def check_table(page, lang: str) -> None:
 
 def shoot(page, name: str) -> None:
     size = page.viewport_size
-    page.screenshot(path=str(SHOTS / f"{name}-{size['width']}x{size['height']}.png"))
+    review_shot(page, f"{name}-{size['width']}x{size['height']}")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_menu_table_and_result_in_every_language(shared_page, lang: str) -> None:
     page = shared_page
-    SHOTS.mkdir(parents=True, exist_ok=True)
     switch_language(page, lang)
     for size in (PHONE, SMALL_PHONE, DESKTOP):
         page.set_viewport_size({"width": size[0], "height": size[1]})

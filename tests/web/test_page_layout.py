@@ -3,14 +3,18 @@ off, touch targets are at least 44 px; the loading screen paints before Pyodide 
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
-from pagedriver import advance, open_menu, overlaps, run_until, start_from_menu, wait_ready
+from pagedriver import (
+    advance,
+    open_menu,
+    overlaps,
+    review_shot,
+    run_until,
+    start_from_menu,
+    wait_ready,
+)
 
 SIZES = [(390, 844), (1280, 800), (360, 640), (640, 360), (844, 390)]
-SHOTS = Path(os.environ.get("EWAR_SHOTS", "/tmp/shots"))
 
 # Boxes of the table that must stay apart and inside the window.
 REGIONS = [
@@ -71,17 +75,16 @@ def check_targets(page, selectors: list[str]) -> None:
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_the_table_fits(shared_page, width: int, height: int) -> None:
     page = shared_page
-    SHOTS.mkdir(parents=True, exist_ok=True)
     page.set_viewport_size({"width": width, "height": height})
     open_menu(page)
     check_targets(page, MENU_TARGETS)
-    page.screenshot(path=str(SHOTS / f"menu-{width}x{height}.png"))
+    review_shot(page, f"menu-{width}x{height}")
     start_from_menu(page, speed="slow", deal=31)
     run_until(page, "window.ewar.view().pile.size >= 3 || window.ewar.view().your_turn")
     advance(page, 250)
     check_fits(page, width, height)
     check_targets(page, TARGETS)
-    page.screenshot(path=str(SHOTS / f"table-{width}x{height}.png"))
+    review_shot(page, f"table-{width}x{height}")
 
 
 def test_the_page_paints_before_the_engine_is_ready(page) -> None:

@@ -23,10 +23,12 @@ from pagedriver import (
     overlaps,
     play_to_end,
     played_today,
+    review_shot,
     run_until,
     short_practice_seeds,
     start_from_menu,
     switch_language,
+    wait_at_rest,
     wait_for,
 )
 from scores_api import post_daily
@@ -39,7 +41,6 @@ from tools.harness.players import HumanLikePlayer, play
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = {"width": 360, "height": 640}
 SIZES = [PHONE, DESKTOP]
-SHOTS = ROOT / "test-results" / "watch"
 WATCHING = "document.body.dataset.state === 'watching'"
 MOMENT = "window.ewar.watch().moment"
 
@@ -123,6 +124,7 @@ def assert_bar_fits(page, where) -> None:
 
 def assert_table_apart(page, where) -> None:
     """The pile (its top card too), its counts and the turn line stay apart, above the bar (360x640 too)."""
+    wait_at_rest(page)
     table = {
         "pile": box(page, "[data-testid=pile]"),
         "counts": box(page, ".pile-info"),
@@ -451,7 +453,7 @@ def test_watch_a_board_entry_in_every_language_and_size(new_context, lang: str) 
         if lang == "en":
             assert page.evaluate(DRAWN) == drawn_of(watch(record_json).seek(moment)["view"])
         assert_table_apart(page, where)
-        page.screenshot(path=str(SHOTS / f"{lang}-{width}-watch.png"))
+        review_shot(page, f"watch/{lang}-{width}")
         seek_to(page, engine.duration_ms)
         title = plain(page.inner_text("[data-testid=watch-title]"))
         assert result_title(words, final["result"], name) in title, (where, title)

@@ -8,16 +8,20 @@ page itself keeps it (web/js/base/history.js)."""
 
 from __future__ import annotations
 
-import os
 import re
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from a11ykit import LANGUAGES, catalog
-from pagedriver import DESKTOP, PHONE, board_and_history_page, set_viewport, switch_language
+from pagedriver import (
+    DESKTOP,
+    PHONE,
+    board_and_history_page,
+    review_shot,
+    set_viewport,
+    switch_language,
+)
 
-SHOTS = Path(os.environ.get("EWAR_SHOTS", "/tmp/shots")) / "words"
 SMALL = {"width": 360, "height": 640}
 SIZES = {"phone": PHONE, "small": SMALL, "desktop": DESKTOP}
 DISTRIBUTION = "[data-testid=distribution-chart]"
@@ -226,9 +230,6 @@ def test_charts_say_what_their_bars_are_in_the_languages_words(words_page, lang:
             right = page.eval_on_selector(selector, "e => e.getBoundingClientRect().right")
             left = page.eval_on_selector(selector, "e => e.getBoundingClientRect().left")
             assert left >= -1 and right <= width + 1, (name, selector, left, right, width)
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.locator(DISTRIBUTION).scroll_into_view_if_needed()
-        page.screenshot(path=str(SHOTS / f"board-{lang}-{name}.png"))
-        page.locator(HISTORY).scroll_into_view_if_needed()
-        page.screenshot(path=str(SHOTS / f"history-{lang}-{name}.png"))
+        review_shot(page, f"words/board-{lang}-{name}", scroll_to=DISTRIBUTION)
+        review_shot(page, f"words/history-{lang}-{name}", scroll_to=HISTORY)
     page.set_viewport_size(PHONE)
