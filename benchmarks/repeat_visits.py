@@ -58,6 +58,15 @@ def first_visit(context, url: str) -> None:
     page.close()
 
 
+def stop_workers(context, page) -> None:
+    """Stops every service worker of the profile (DevTools' ServiceWorker domain), as the browser does a while
+    after a visit: the next navigation then waits for the worker to start, unless a static route serves it."""
+    session = context.new_cdp_session(page)
+    session.send("ServiceWorker.enable")
+    session.send("ServiceWorker.stopAllWorkers")
+    session.detach()
+
+
 def median_marks(visits: list[dict]) -> dict[str, float]:
     medians = {"ready": statistics.median(visit["ready"] for visit in visits)}
     for mark in MARKS:
@@ -71,6 +80,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, required=True, help="the other build's dist/ folder")
     parser.add_argument("--visits", type=int, default=10, help="repeat visits of each build")
+    parser.add_argument(
+        "--worker-stopped",
+        action="store_true",
+        help="stop the service workers before each visit, as a player coming back later finds them",
+    )
     args = parser.parse_args()
     if not (args.before / "build-info.json").is_file():
         raise SystemExit(f"{args.before} holds no build-info.json: not a build's dist/")
@@ -92,6 +106,8 @@ def main() -> None:
         for turn in range(args.visits):
             for name in builds if turn % 2 == 0 else list(builds)[::-1]:
                 page = contexts[name].new_page()
+                if args.worker_stopped:
+                    stop_workers(contexts[name], page)
                 facts = load(page, urls[name])
                 if facts.get("path") not in (None, "snapshot"):
                     raise SystemExit(
@@ -102,7 +118,8 @@ def main() -> None:
                 page.close()
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     medians = {name: median_marks(visits) for name, visits in seen.items()}
-    print(f"\n{args.visits} repeat visits each, median ms from navigation")
+    stopped = ", the service worker stopped before each" if args.worker_stopped else ""
+    print(f"\n{args.visits} repeat visits each{stopped}, median ms from navigation")
     print(f"{'mark':<18}{'before':>9}{'now':>9}")
     for mark in (*MARKS, "ready"):
         row = [medians[name].get(mark) for name in builds]
