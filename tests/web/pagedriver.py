@@ -127,6 +127,13 @@ def set_viewport(page, size: dict) -> None:
         page.evaluate("() => new Promise((resolve) => requestAnimationFrame(() => resolve()))")
 
 
+def hold_engine(page) -> None:
+    """Holds build-info.json and Pyodide's files unanswered, so the page stays on its loading screen and spends
+    nothing on the engine: a first visit's loader starts Pyodide before build-info answers (loader.js)."""
+    for held in ("**/build-info.json", "**/pyodide/**"):
+        page.route(held, lambda route: None)
+
+
 def wait_ready(page) -> None:
     """The engine is loaded and the menu open: on a fresh page, or over the game saved before a reload, paused
     (also from a page only just navigated to, whose body is not parsed yet)."""

@@ -13,6 +13,7 @@ from a11ykit import LANGUAGES, LOCALES, catalog, run_axe
 from pagedriver import (
     PHONE,
     advance,
+    hold_engine,
     keyboard,
     lose_by_wrong_slaps,
     open_menu,
@@ -53,8 +54,7 @@ def wait_cards_on_pile(page, count: int = 2) -> dict:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_axe_finds_nothing_serious_on_the_loading_screen(new_context, lang: str) -> None:
     page = new_context(locale=LOCALES[lang], viewport=PHONE).new_page()
-    # The engine's load waits on build-info.json, held here: the loading screen stays (and costs no CPU).
-    page.route("**/build-info.json", lambda route: None)
+    hold_engine(page)  # the loading screen stays
     page.goto("/", wait_until="domcontentloaded")
     page.wait_for_function(
         "(lang) => document.documentElement.lang === lang && document.title", arg=lang

@@ -4,7 +4,7 @@ one alike."""
 
 from __future__ import annotations
 
-from pagedriver import advance, freeze_time
+from pagedriver import advance, freeze_time, hold_engine
 
 EMITTER = """
 async () => {
@@ -66,7 +66,7 @@ async () => {
 def test_an_input_event_keeps_its_own_time(new_context) -> None:
     """On the real clock: the event's own stamp, however late it is read."""
     page = new_context(clock=False).new_page()
-    page.route("**/build-info.json", lambda route: None)
+    hold_engine(page)
     page.goto("/", wait_until="domcontentloaded")
     result = page.evaluate(EVENT_TIME)
     assert result["time"] == result["stamp"]

@@ -42,10 +42,10 @@ def said_by(words: dict, key: str, text: str) -> bool:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_face_card_tip_names_who_played_it(bare_page, language):
+def test_the_face_card_tip_names_who_played_it(shared_bare_page, language):
     words = catalog(language)
-    yours = bare_page.evaluate(PAY_CARD_TIP, [language, "south"])
-    theirs = bare_page.evaluate(PAY_CARD_TIP, [language, "north"])
+    yours = shared_bare_page.evaluate(PAY_CARD_TIP, [language, "south"])
+    theirs = shared_bare_page.evaluate(PAY_CARD_TIP, [language, "north"])
     assert said_by(words, "coach.payCardYou", yours), yours
     assert said_by(words, "coach.payCard", theirs) and words["seat.north"] in theirs, theirs
     assert not said_by(words, "coach.payCard", yours)
@@ -54,12 +54,12 @@ def test_the_face_card_tip_names_who_played_it(bare_page, language):
         assert said[0] == said[0].upper(), said  # "Jack of clubs: …", not "jack of clubs: …"
 
 
-def test_in_english_the_tip_reads_as_a_sentence(bare_page):
-    assert bare_page.evaluate(PAY_CARD_TIP, ["en", "south"]) == (
+def test_in_english_the_tip_reads_as_a_sentence(shared_bare_page):
+    assert shared_bare_page.evaluate(PAY_CARD_TIP, ["en", "south"]) == (
         "Jack of clubs: West must pay 1 card. If it is not a jack, queen, king or ace, the pile is yours:"
         " you played the jack of clubs."
     )
-    assert bare_page.evaluate(PAY_CARD_TIP, ["en", "north"]).endswith(
+    assert shared_bare_page.evaluate(PAY_CARD_TIP, ["en", "north"]).endswith(
         "the pile goes to North, who played the jack of clubs."
     )
 
@@ -90,7 +90,7 @@ async ([language, clocks]) => {
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_out_of_cards_a_while_the_coach_says_what_can_happen_and_offers_a_new_deal(
-    bare_page, language
+    shared_bare_page, language
 ):
     words = catalog(language)
     clocks = [
@@ -101,7 +101,7 @@ def test_out_of_cards_a_while_the_coach_says_what_can_happen_and_offers_a_new_de
         [30_000, "out"],  # taken (the flow asks before leaving the game)
         [31_000, "playing"],  # back in: the offer goes
     ]
-    answer = bare_page.evaluate(STILL_OUT, [language, clocks])
+    answer = shared_bare_page.evaluate(STILL_OUT, [language, clocks])
     said = answer["said"]
     assert [button for _text, button in said] == [
         None,

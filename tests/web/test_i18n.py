@@ -14,6 +14,7 @@ from pagedriver import (
     DESKTOP,
     PHONE,
     Controls,
+    hold_engine,
     keyboard,
     open_menu,
     play_to_end,
@@ -118,11 +119,6 @@ def wait_language(page, lang: str) -> None:
     )
 
 
-def without_engine(page) -> None:
-    """The engine's load waits on build-info.json, held: what these tests look at comes before it."""
-    page.route("**/build-info.json", lambda route: None)
-
-
 @pytest.mark.parametrize(
     ("locale", "expected"),
     [("fr-CA", "fr"), ("ko", "ko"), ("vi-VN", "vi"), ("ur-IN", "ur"), ("de-DE", "en")],
@@ -131,8 +127,8 @@ def test_the_browsers_language_is_chosen_by_primary_subtag(new_context, locale, 
     context = new_context(locale=locale)
     try:
         page = context.new_page()
-        without_engine(page)
-        page.goto("/")
+        hold_engine(page)  # what these tests look at comes before the engine
+        page.goto("/", wait_until="domcontentloaded")
         wait_language(page, expected)
         assert lang_and_dir(page) == (expected, "rtl" if expected == "ur" else "ltr")
         assert page.inner_text("[data-testid=slap]") == catalog(expected)["table.slap"]
@@ -144,8 +140,8 @@ def test_lang_in_the_address_wins_over_the_browser(new_context) -> None:
     context = new_context(locale="ko-KR")
     try:
         page = context.new_page()
-        without_engine(page)
-        page.goto("/?lang=vi")
+        hold_engine(page)
+        page.goto("/?lang=vi", wait_until="domcontentloaded")
         wait_language(page, "vi")
         assert page.inner_text("h1") == "Egyptian War"
         assert page.inner_text("[data-testid=slap]") == "ĐẬP!"
