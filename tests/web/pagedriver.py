@@ -258,6 +258,11 @@ def on_test_time(context, *, time: Any = None) -> None:
     _on_test_time.add(context)
 
 
+def on_test_clock(context) -> bool:
+    """Whether `context`'s pages load with the fake clock (on_test_time)."""
+    return context in _on_test_time
+
+
 def freeze_time(page) -> None:
     """Pauses the page's fake clock (installed before the page loaded: on_test_time): from now on the page's time
     moves only when the test moves it (advance, run_until). Once per page; a game must start after it, on that

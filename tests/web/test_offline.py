@@ -18,6 +18,7 @@ from pagedriver import (
     PRECACHED,
     SNAPSHOT_PATH,
     lose_by_wrong_slaps,
+    on_test_clock,
     on_test_time,
     start_from_menu,
     wait_for,
@@ -66,10 +67,33 @@ SNAPSHOT_MADE = """
 """
 
 
+# The maker starts a few seconds after a first visit is ready, once the worker controls the page, at an idle moment
+# (web/js/engine/device-snapshot.js), on the page's clock: its wait is pending.
+MAKER_WAITS = """
+() => Boolean(navigator.serviceWorker?.controller)
+  && performance.getEntriesByName("ewar:device-snapshot-planned").length > 0
+  && performance.getEntriesByName("ewar:device-snapshot-start").length === 0
+"""
+MAKER_DELAY_MS = (
+    5_000  # at least device-snapshot.js's MAKE_DELAY_MS, then its idle wait (2 s at most)
+)
+
+
 def wait_snapshot_made(page) -> dict:
-    made = page.wait_for_function(SNAPSHOT_MADE, timeout=WORKER_MS).json_value()
-    assert made["made"] is True, made
-    return made
+    """The figures of the page's own making of this device's snapshot, which must say it was made. On test time
+    (on_test_time) the test moves the page's clock through the maker's wait instead of waiting it out."""
+    jumps = 0
+
+    def made() -> dict | None:
+        nonlocal jumps
+        if jumps < 3 and on_test_clock(page.context) and page.evaluate(MAKER_WAITS):
+            page.clock.fast_forward(MAKER_DELAY_MS if jumps == 0 else 1_000)
+            jumps += 1
+        return page.evaluate(SNAPSHOT_MADE)
+
+    answer = wait_until(page, made, timeout_ms=WORKER_MS, what="the device's snapshot made")
+    assert answer["made"] is True, answer
+    return answer
 
 
 NO_CONNECTION = "delete Navigator.prototype.connection;"  # as in Safari and Firefox
@@ -290,6 +314,7 @@ def not_yet_used(page) -> list[str]:
 def first_visit(browser, server_url, link: str):
     """(context, page, requested urls) of a first visit over the link named, once the page is ready."""
     context = browser.new_context(base_url=server_url, service_workers="allow", bypass_csp=True)
+    on_test_time(context)  # the maker's wait is moved through (wait_snapshot_made)
     if link == "no navigator.connection":
         context.add_init_script(NO_CONNECTION)
     elif link == "saves data":
