@@ -296,6 +296,16 @@ AT_REST = """
 """
 
 
+RUNNING_ANIMATIONS = """
+() => document.getAnimations().filter((animation) => animation.playState === "running").map((animation) => ({
+  name: animation.transitionProperty || animation.animationName,
+  target: animation.effect?.target?.className ?? "",
+  time: animation.currentTime,
+  iterations: String(animation.effect?.getComputedTiming().iterations),
+}))
+"""
+
+
 def wait_at_rest(page, *, timeout_ms: int = 10_000) -> None:
     """Until the page's transitions and animations (a card's flight, a seat's highlight, a fade) have ended, in wall
     time (the test clock stays where it is): what a check of where boxes lie needs."""
@@ -306,16 +316,6 @@ def wait_at_rest(page, *, timeout_ms: int = 10_000) -> None:
         raise AssertionError(
             f"the page is still moving after {timeout_ms} ms: {running}"
         ) from error
-
-
-RUNNING_ANIMATIONS = """
-() => document.getAnimations().filter((animation) => animation.playState === "running").map((animation) => ({
-  name: animation.transitionProperty || animation.animationName,
-  target: animation.effect?.target?.className ?? "",
-  time: animation.currentTime,
-  iterations: String(animation.effect?.getComputedTiming().iterations),
-}))
-"""
 
 
 def settle(page, async_function: str, arg: Any = None, *, timeout_s: float = 60) -> Any:

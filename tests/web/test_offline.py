@@ -74,9 +74,8 @@ MAKER_WAITS = """
   && performance.getEntriesByName("ewar:device-snapshot-planned").length > 0
   && performance.getEntriesByName("ewar:device-snapshot-start").length === 0
 """
-MAKER_DELAY_MS = (
-    5_000  # at least device-snapshot.js's MAKE_DELAY_MS, then its idle wait (2 s at most)
-)
+# At least device-snapshot.js's MAKE_DELAY_MS; then up to two jumps of 1 s for its idle wait (2 s at most).
+MAKER_DELAY_MS = 5_000
 
 
 def wait_snapshot_made(page) -> dict:
