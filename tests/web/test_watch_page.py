@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -393,21 +394,31 @@ def route_board(page, record_json: str, outcome, *, status: int = 200) -> list[s
     return asked
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_watch_a_board_entry_in_every_language_and_size(new_context, lang: str) -> None:
+@pytest.fixture(scope="module")
+def board_page(context_opener) -> Iterator[tuple[object, list[str], str]]:
+    """(page, the board requests it made, the entry's record): one page over the routed board of one entry, today's
+    daily played on it, on test time; the languages' tests take turns on it, each back to the menu at its end."""
     record_json, outcome = board_game()
+    context = context_opener(viewport=SIZES[0])
+    try:
+        page = context.new_page()
+        asked = route_board(page, record_json, outcome)
+        played_today(page)  # today's board games are watched after your daily
+        page.goto("/")
+        wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=90_000)
+        # The board, drawn before the clock stops.
+        page.locator("[data-testid=leaderboard-watch]").first.wait_for()
+        freeze_time(page)
+        yield page, asked, record_json
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_watch_a_board_entry_in_every_language_and_size(board_page, lang: str) -> None:
+    page, asked, record_json = board_page
     engine = watch(record_json)
-    context = new_context(viewport=SIZES[0])
-    page = context.new_page()
-    asked = route_board(page, record_json, outcome)
-    played_today(page)  # today's board games are watched after your daily
-    page.goto("/")
-    wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=90_000)
-    page.locator(
-        "[data-testid=leaderboard-watch]"
-    ).first.wait_for()  # the board, drawn before the clock stops
     switch_language(page, lang)
-    freeze_time(page)
     kept = page.evaluate(KEPT)
     words = catalog(lang)
     name = "Amal <b>"
