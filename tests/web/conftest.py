@@ -8,7 +8,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from pagedriver import READY_MS, SNAPSHOT_PATH, hold_engine, loaded_page, on_test_time
+from pagedriver import READY_MS, SNAPSHOT_PATH, loaded_page, on_test_time, open_held
 
 from tools.harness.build_module import load_build_module
 
@@ -132,26 +132,17 @@ def shared_page(browser, server_url: str) -> Iterator[object]:
         yield page
 
 
-def open_bare(context) -> object:
-    """A page of `context` without its engine (pagedriver.hold_engine): its modules can be imported and nothing else
-    runs."""
-    page = context.new_page()
-    hold_engine(page)
-    page.goto("/", wait_until="domcontentloaded")
-    return page
-
-
 @pytest.fixture
 def bare_page(new_context):
-    """The page without its engine, fresh for the test (open_bare)."""
-    return open_bare(new_context())
+    """The page without its engine, fresh for the test (pagedriver.open_held)."""
+    return open_held(new_context())
 
 
 @pytest.fixture(scope="module")
 def shared_bare_page(browser, server_url: str) -> Iterator[object]:
-    """One page without its engine (open_bare) for the tests of a module whose scripts set all they use."""
+    """One page without its engine (pagedriver.open_held) for the tests of a module whose scripts set all they use."""
     context = open_context(browser, server_url)
     try:
-        yield open_bare(context)
+        yield open_held(context)
     finally:
         context.close()

@@ -127,11 +127,15 @@ def set_viewport(page, size: dict) -> None:
         page.evaluate("() => new Promise((resolve) => requestAnimationFrame(() => resolve()))")
 
 
-def hold_engine(page) -> None:
-    """Holds build-info.json and Pyodide's files unanswered, so the page stays on its loading screen and spends
-    nothing on the engine: a first visit's loader starts Pyodide before build-info answers (loader.js)."""
+def open_held(context, path: str = "/") -> object:
+    """A new page of `context` at `path` (its DOM parsed) whose build-info.json and Pyodide's files are held
+    unanswered: it stays on its loading screen and spends nothing on the engine (a first visit's loader starts
+    Pyodide before build-info answers, loader.js); its modules can be imported."""
+    page = context.new_page()
     for held in ("**/build-info.json", "**/pyodide/**"):
         page.route(held, lambda route: None)
+    page.goto(path, wait_until="domcontentloaded")
+    return page
 
 
 def wait_ready(page) -> None:

@@ -13,9 +13,9 @@ from a11ykit import LANGUAGES, LOCALES, catalog, run_axe
 from pagedriver import (
     PHONE,
     advance,
-    hold_engine,
     keyboard,
     lose_by_wrong_slaps,
+    open_held,
     open_menu,
     play_to_end,
     run_until,
@@ -53,9 +53,7 @@ def wait_cards_on_pile(page, count: int = 2) -> dict:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_axe_finds_nothing_serious_on_the_loading_screen(new_context, lang: str) -> None:
-    page = new_context(locale=LOCALES[lang], viewport=PHONE).new_page()
-    hold_engine(page)  # the loading screen stays
-    page.goto("/", wait_until="domcontentloaded")
+    page = open_held(new_context(locale=LOCALES[lang], viewport=PHONE))  # the loading screen stays
     page.wait_for_function(
         "(lang) => document.documentElement.lang === lang && document.title", arg=lang
     )

@@ -4,7 +4,7 @@ one alike."""
 
 from __future__ import annotations
 
-from pagedriver import advance, freeze_time, hold_engine
+from pagedriver import advance, freeze_time, open_held
 
 EMITTER = """
 async () => {
@@ -65,9 +65,7 @@ async () => {
 
 def test_an_input_event_keeps_its_own_time(new_context) -> None:
     """On the real clock: the event's own stamp, however late it is read."""
-    page = new_context(clock=False).new_page()
-    hold_engine(page)
-    page.goto("/", wait_until="domcontentloaded")
+    page = open_held(new_context(clock=False))
     result = page.evaluate(EVENT_TIME)
     assert result["time"] == result["stamp"]
     assert result["now"] - result["time"] >= 29

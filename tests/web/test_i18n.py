@@ -14,8 +14,8 @@ from pagedriver import (
     DESKTOP,
     PHONE,
     Controls,
-    hold_engine,
     keyboard,
+    open_held,
     open_menu,
     play_to_end,
     review_shot,
@@ -126,9 +126,7 @@ def wait_language(page, lang: str) -> None:
 def test_the_browsers_language_is_chosen_by_primary_subtag(new_context, locale, expected) -> None:
     context = new_context(locale=locale)
     try:
-        page = context.new_page()
-        hold_engine(page)  # what these tests look at comes before the engine
-        page.goto("/", wait_until="domcontentloaded")
+        page = open_held(context)  # what these tests look at comes before the engine
         wait_language(page, expected)
         assert lang_and_dir(page) == (expected, "rtl" if expected == "ur" else "ltr")
         assert page.inner_text("[data-testid=slap]") == catalog(expected)["table.slap"]
@@ -139,9 +137,7 @@ def test_the_browsers_language_is_chosen_by_primary_subtag(new_context, locale, 
 def test_lang_in_the_address_wins_over_the_browser(new_context) -> None:
     context = new_context(locale="ko-KR")
     try:
-        page = context.new_page()
-        hold_engine(page)
-        page.goto("/?lang=vi", wait_until="domcontentloaded")
+        page = open_held(context, "/?lang=vi")
         wait_language(page, "vi")
         assert page.inner_text("h1") == "Egyptian War"
         assert page.inner_text("[data-testid=slap]") == "ĐẬP!"
