@@ -3,11 +3,14 @@
 # V8 compiles Pyodide's 9.6 MB of WebAssembly anew in every fresh context (a test's): lazily, function by
 # function as they are first called, and with the baseline compiler only, a page is ready in about 2/3 of the
 # time (benchmarks/ measure the page with Chromium's defaults).
+# Every new context opens a browser window, and Chromium 156 loads that window's omnibox popup, a WebUI page, in a
+# renderer of its own (~150 MB, ~0.5 s of CPU, beside the page under test); the tests never use the address bar.
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-background-networking",
     "--disable-component-update",
     "--js-flags=--wasm-lazy-compilation --no-wasm-tier-up",
+    "--disable-features=WebUIOmniboxAimPopup,WebUIOmniboxPopup",
 ]
 
 # Resolves when the page is controlled by a worker whose cache holds the whole build.
