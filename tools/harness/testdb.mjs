@@ -26,8 +26,8 @@ const withDatabase = (url, name) => {
 };
 
 /**
- * A new migrated database (empty when `migrated` is false): { url, pool (a pg Pool of `max` connections), drop() }.
- * drop() ends the pool and drops the database.
+ * A new migrated database (empty when `migrated` is false): { url, pool (a pg Pool of `max` connections), empty(),
+ * drop() }. drop() ends the pool and drops the database.
  */
 export async function freshDatabase({ max = 10, migrated = true } = {}) {
   const server = testServerUrl();
@@ -47,6 +47,15 @@ export async function freshDatabase({ max = 10, migrated = true } = {}) {
   return {
     url,
     pool,
+    /** Empties every table the migrations made, identities restarted: as a new migrated database has them (a
+     * CREATE DATABASE costs ~0.1-0.3 s of waiting; this a few ms). */
+    async empty() {
+      const { rows } = await pool.query(
+        "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'ewar_migrations'",
+      );
+      const tables = rows.map((row) => `"${row.tablename}"`);
+      if (tables.length) await pool.query(`TRUNCATE ${tables.join(", ")} RESTART IDENTITY CASCADE`);
+    },
     async drop() {
       await pool.end();
       const cleaner = new pg.Client({ connectionString: server });
