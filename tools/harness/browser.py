@@ -2,8 +2,8 @@
 
 # V8 compiles Pyodide's 9.6 MB of WebAssembly anew in every fresh context (a test's). Lazily, function by function
 # as they are first called, and with the baseline compiler only, a page is ready in about 2/3 of the time.
-# --liftoff-only keeps it to that compiler: Chromium 156 no longer heeds --no-wasm-tier-up, and optimized hot
-# functions for ~0.6 s of CPU in a 2 s test game (with it, a page load and a short game take 0.76x the CPU).
+# --liftoff-only keeps it to that compiler: with --no-wasm-tier-up instead, Chromium 156 still optimized hot
+# functions, for ~0.6 s of CPU in a 2 s test game (with it, a page load and a short game take 0.76x the CPU).
 # Every new context opens a browser window, and Chromium 156 loads that window's omnibox popup, a WebUI page, in a
 # renderer of its own (~150 MB, ~0.5 s of CPU, beside the page under test); the tests never use the address bar.
 # benchmarks/ measure the page with Chromium's defaults, as a player's browser has them.
