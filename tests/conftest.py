@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import group_times
@@ -76,3 +76,13 @@ def browser() -> Iterator[object]:
     finally:
         launched.close()
         playwright.stop()
+
+
+@pytest.fixture(scope="session")
+def launch_chromium(browser) -> Callable[[list[str]], object]:
+    """launch_chromium(args): another headless Chromium from the session browser's executable, started with `args`
+    instead of the tests' flags; the caller closes it."""
+    executable = chromium_executable()
+    return lambda args: browser.browser_type.launch(
+        executable_path=executable, args=args, headless=True
+    )

@@ -91,6 +91,13 @@ def context_opener(browser, server_url: str) -> Callable[..., object]:
     return lambda **options: open_context(browser, server_url, **options)
 
 
+@pytest.fixture(scope="session")
+def context_in(server_url: str) -> Callable[..., object]:
+    """context_in(other_browser, **options): open_context in a browser a test launched itself (launch_chromium);
+    the caller closes it."""
+    return lambda other, **options: open_context(other, server_url, **options)
+
+
 @pytest.fixture
 def new_context(browser, server_url: str) -> Iterator[Callable[..., object]]:
     """new_context(**options): a fresh context (open_context), closed after the test."""
