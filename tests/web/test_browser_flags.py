@@ -1,6 +1,6 @@
 """The tests' Chromium does what tools/harness/browser.py's flags ask: no omnibox popup loaded beside each page, and
 no optimizing compiles of WebAssembly. A later Chromium may rename a feature or a flag and quietly ignore the old
-name; the browser tests would then take a third longer and still pass. A Chromium launched without the two flags
+name; the browser tests would then take about 40 % longer and still pass. A Chromium launched without the two flags
 is the control: the same trace of the same game shows both there."""
 
 from __future__ import annotations
@@ -9,11 +9,8 @@ import json
 
 from pagedriver import keyboard, play_to_end, short_practice_seeds, start_from_menu, wait_ready
 
-from tools.harness.browser import CHROMIUM_ARGS
+from tools.harness.browser import CHROMIUM_ARGS, NO_OMNIBOX_POPUP, WASM_BASELINE_ONLY
 
-# The flags under test, as tools/harness/browser.py gives them.
-POPUP_OFF = "--disable-features=WebUIOmniboxAimPopup,WebUIOmniboxPopup"
-BASELINE_ONLY = "--js-flags=--wasm-lazy-compilation --liftoff-only"
 # The trace's categories that record a page's loads (the popup's URL) and V8's WebAssembly compiles.
 CATEGORIES = ["loading", "v8.wasm"]
 POPUP_URL = "chrome://omnibox-popup"
@@ -45,9 +42,11 @@ def traced_game(browser, context_in, seed: int, trace_file) -> dict:
 def test_no_omnibox_popup_and_no_optimizing_wasm_compiles_where_the_control_has_both(
     browser, launch_chromium, context_in, tmp_path
 ) -> None:
-    assert POPUP_OFF in CHROMIUM_ARGS and BASELINE_ONLY in CHROMIUM_ARGS
+    assert NO_OMNIBOX_POPUP in CHROMIUM_ARGS and WASM_BASELINE_ONLY in CHROMIUM_ARGS
     seed = short_practice_seeds(1)[0]
-    control_args = [arg for arg in CHROMIUM_ARGS if arg not in (POPUP_OFF, BASELINE_ONLY)]
+    control_args = [
+        arg for arg in CHROMIUM_ARGS if arg not in (NO_OMNIBOX_POPUP, WASM_BASELINE_ONLY)
+    ]
     control = launch_chromium(control_args)
     try:
         unflagged = traced_game(control, context_in, seed, tmp_path / "control.json")

@@ -7,12 +7,14 @@
 # Every new context opens a browser window, and Chromium 156 loads that window's omnibox popup, a WebUI page, in a
 # renderer of its own (~150 MB, ~0.5 s of CPU, beside the page under test); the tests never use the address bar.
 # benchmarks/ measure the page with Chromium's defaults, as a player's browser has them.
+WASM_BASELINE_ONLY = "--js-flags=--wasm-lazy-compilation --liftoff-only"
+NO_OMNIBOX_POPUP = "--disable-features=WebUIOmniboxAimPopup,WebUIOmniboxPopup"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-background-networking",
     "--disable-component-update",
-    "--js-flags=--wasm-lazy-compilation --liftoff-only",
-    "--disable-features=WebUIOmniboxAimPopup,WebUIOmniboxPopup",
+    WASM_BASELINE_ONLY,
+    NO_OMNIBOX_POPUP,
 ]
 
 # Resolves when the page is controlled by a worker whose cache holds the whole build.
