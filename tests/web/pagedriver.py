@@ -138,15 +138,27 @@ def open_held(context, path: str = "/") -> object:
     return page
 
 
+# How far a page's load got: its state, what its loading panel says, and the loader's marks (ms from navigation).
+LOAD_STATE = """() => ({
+  state: document.body?.dataset.state ?? null,
+  loading: document.getElementById('loading')?.innerText.slice(0, 300) ?? null,
+  marks: performance.getEntriesByType('mark').map((mark) => `${mark.name} ${Math.round(mark.startTime)}`),
+})"""
+
+
 def wait_ready(page) -> None:
     """The engine is loaded and the menu open: on a fresh page, or over the game saved before a reload, paused
-    (also from a page only just navigated to, whose body is not parsed yet)."""
-    wait_for(
-        page,
-        "document.body?.dataset.state === 'ready'"
-        " || (document.body?.dataset.state === 'playing' && document.body.hasAttribute('data-paused'))",
-        timeout_ms=READY_MS,
-    )
+    (also from a page only just navigated to, whose body is not parsed yet). A page that never gets there is
+    described in the failure (LOAD_STATE)."""
+    try:
+        wait_for(
+            page,
+            "document.body?.dataset.state === 'ready'"
+            " || (document.body?.dataset.state === 'playing' && document.body.hasAttribute('data-paused'))",
+            timeout_ms=READY_MS,
+        )
+    except AssertionError as error:
+        raise AssertionError(f"{error}\nthe page: {page.evaluate(LOAD_STATE)}") from None
 
 
 @contextmanager
