@@ -138,11 +138,13 @@ def open_held(context, path: str = "/") -> object:
     return page
 
 
-# How far a page's load got: its state, what its loading panel says, and the loader's marks (ms from navigation).
+# How far a page's load got: its state, what its loading panel says, the loader's marks (ms from navigation) and
+# the files whose fetch has ended.
 LOAD_STATE = """() => ({
   state: document.body?.dataset.state ?? null,
   loading: document.getElementById('loading')?.innerText.slice(0, 300) ?? null,
   marks: performance.getEntriesByType('mark').map((mark) => `${mark.name} ${Math.round(mark.startTime)}`),
+  loaded: performance.getEntriesByType('resource').map((file) => file.name.split('/').pop()),
 })"""
 
 
