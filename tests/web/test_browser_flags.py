@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from pagedriver import keyboard, play_to_end, short_practice_seeds, start_from_menu, wait_ready
+from pagedriver import keyboard, loaded_page, play_to_end, short_practice_seeds, start_from_menu
 
 from tools.harness.browser import CHROMIUM_ARGS, NO_OMNIBOX_POPUP, WASM_BASELINE_ONLY
 
@@ -21,15 +21,11 @@ def traced_game(browser, context_in, seed: int, trace_file) -> dict:
     """A new context of `browser`, a page loaded and a short game played, all traced: how many of the trace's
     events name the omnibox popup's page, and how many are optimizing compiles of WebAssembly."""
     browser.start_tracing(path=str(trace_file), categories=CATEGORIES)
-    context = context_in(browser)
     try:
-        page = context.new_page()
-        page.goto("/")
-        wait_ready(page)
-        start_from_menu(page, mode="new", speed="fast", deal=seed)
-        play_to_end(page, keyboard(page), reaction_ms=300)
+        with loaded_page(context_in(browser)) as page:
+            start_from_menu(page, mode="new", speed="fast", deal=seed)
+            play_to_end(page, keyboard(page), reaction_ms=300)
     finally:
-        context.close()
         browser.stop_tracing()
     trace = json.loads(trace_file.read_text())
     events = trace["traceEvents"] if isinstance(trace, dict) else trace
