@@ -16,6 +16,7 @@ from pagedriver import (
     DESKTOP,
     FRAME_MS,
     PHONE,
+    READY_MS,
     advance,
     box,
     freeze_time,
@@ -405,7 +406,7 @@ def board_page(context_opener) -> Iterator[tuple[object, list[str], str]]:
         asked = route_board(page, record_json, outcome)
         played_today(page)  # today's board games are watched after your daily
         page.goto("/")
-        wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=90_000)
+        wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=READY_MS)
         # The board, drawn before the clock stops.
         page.locator("[data-testid=leaderboard-watch]").first.wait_for()
         freeze_time(page)
@@ -489,7 +490,7 @@ def test_watch_a_daily_from_the_real_scores_api_to_its_end(new_context, server_u
     )
     played_today(page)
     page.goto("/?lang=en")
-    wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=90_000)
+    wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=READY_MS)
     row = page.locator("[data-testid=leaderboard-row]", has_text=sent["name"])
     row.locator("[data-testid=leaderboard-watch]").click()
     wait_for(page, WATCHING)
@@ -520,7 +521,7 @@ def test_a_board_record_that_cannot_be_had_is_said_in_words(
     route_board(page, record_json, outcome, status=status)
     played_today(page)
     page.goto("/?lang=fr")
-    wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=90_000)
+    wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=READY_MS)
     open_menu(page)
     page.locator("[data-testid=leaderboard-watch]").first.click()
     wait_for(
@@ -539,7 +540,7 @@ def test_today_s_board_games_wait_for_your_daily(new_context) -> None:
     page = new_context(viewport=SIZES[0]).new_page()
     asked = route_board(page, record_json, outcome)
     page.goto("/?lang=en")
-    wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=90_000)
+    wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=READY_MS)
     words = catalog("en")
     button = page.locator("[data-testid=leaderboard-watch]").first
     button.wait_for(state="visible")
@@ -553,7 +554,7 @@ def test_today_s_board_games_wait_for_your_daily(new_context) -> None:
     assert len(asked) == fetched, "a locked row fetched its replay"
     played_today(page)  # the day's one attempt made (its start counts): today's games open
     page.reload()
-    wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=90_000)
+    wait_for(page, "document.body.dataset.state === 'ready'", timeout_ms=READY_MS)
     button = page.locator("[data-testid=leaderboard-watch]").first
     button.wait_for(state="visible")
     assert button.inner_text() == words["watch.board"]
