@@ -511,12 +511,17 @@ def short_practice_seeds(
 
 
 def box(page, selector: str) -> dict:
-    """The first element of ``selector``'s box on screen: {left, top, right, bottom}."""
-    return page.eval_on_selector(
-        selector,
-        "(el) => { const r = el.getBoundingClientRect();"
+    """The first element of ``selector``'s box on screen: {left, top, right, bottom}.
+    Found and measured in one evaluation: the page may redraw between two (eval_on_selector makes two), and an
+    element it has just replaced measures 0 by 0."""
+    found = page.evaluate(
+        "(selector) => { const el = document.querySelector(selector); if (!el) return null;"
+        " const r = el.getBoundingClientRect();"
         " return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; }",
+        selector,
     )
+    assert found is not None, f"nothing on the page matches {selector}"
+    return found
 
 
 def overlaps(a: dict, b: dict) -> bool:

@@ -191,6 +191,33 @@ def test_the_menu_charts_your_last_30_days(chart_page, lang: str) -> None:
     page.set_viewport_size(PHONE)
 
 
+def test_a_redraw_of_the_same_chart_keeps_its_elements(chart_page) -> None:
+    """The panel redraws on every change of status; a chart whose data and language did not change is left as it
+    is (a screen reader keeps its place in it), and is drawn anew in another language."""
+    page = chart_page
+    switch_language(page, "en")
+    page.click("[data-testid=leaderboard-tab-0]")
+    page.wait_for_selector(f"{DISTRIBUTION} svg")
+    page.wait_for_selector(f"{HISTORY} svg")
+    # The network "going" redraws the board's panel at once (and asks for the board again, answered the same);
+    # a keystroke in the deal's field redraws the menu's words and its chart.
+    kept = page.evaluate(
+        """([distribution, history]) => {
+            const before = [distribution, history].map((chart) => document.querySelector(`${chart} svg`));
+            window.dispatchEvent(new Event("offline"));
+            document.getElementById("deal").dispatchEvent(new Event("input"));
+            return before.map((svg) => svg.isConnected);
+        }""",
+        [DISTRIBUTION, HISTORY],
+    )
+    assert kept == [True, True]
+    old = page.query_selector(f"{DISTRIBUTION} svg")
+    switch_language(page, "fr")
+    page.wait_for_selector(f"{DISTRIBUTION} svg")
+    assert not old.evaluate("(svg) => svg.isConnected")
+    switch_language(page, "en")
+
+
 def test_after_the_daily_the_result_shows_where_you_stand_and_the_day_is_kept(new_context) -> None:
     """A real daily played to its end (lost quickly by wrong slaps): the result panel holds the leaderboard with
     today's distribution under its status, and the history keeps the day for the menu's chart."""

@@ -86,6 +86,19 @@ function hide(figure, error = null) {
   if (error) console.warn("charts: not drawn", error);
   figure.replaceChildren();
   figure.hidden = true;
+  delete figure.dataset.drawn;
+}
+
+/**
+ * Whether `figure` shows `chart` already, in the page's language: then it is left as it is, so that the panel's
+ * every redraw (a status changing, the same board fetched again) neither rebuilds it nor makes a screen reader
+ * lose its place in it. Otherwise the figure is marked as showing it (drawn next).
+ */
+function alreadyDrawn(figure, chart) {
+  const drawn = JSON.stringify([document.documentElement.lang, chart]);
+  if (!figure.hidden && figure.dataset.drawn === drawn) return true;
+  figure.dataset.drawn = drawn;
+  return false;
 }
 
 /** The chart `make` lays out, or null with `figure` hidden: no data, or data it refuses (said in the console). */
@@ -108,7 +121,7 @@ export function drawDistribution(figure, board) {
   const chart = chartOrHidden(figure, () =>
     distributionChart(board?.distribution ?? null, board?.you ?? null, { rtl: isRtl() }),
   );
-  if (!chart) return;
+  if (!chart || alreadyDrawn(figure, chart)) return;
   const svg = frame(figure, {
     title: t("charts.distribution.title"),
     sentence: sentences(chart.text),
@@ -161,7 +174,7 @@ function winFloor() {
 /** The player's last 30 dailies (history.js) up to `today` in `figure`; hidden when none falls in them. */
 export function drawHistory(figure, dailies, today) {
   const chart = chartOrHidden(figure, () => historyChart(dailies, today, { rtl: isRtl(), floor: winFloor() }));
-  if (!chart) return;
+  if (!chart || alreadyDrawn(figure, chart)) return;
   const svg = frame(figure, {
     title: t("charts.history.title"),
     sentence: sentences(chart.text, { bestDate: formatDayMonth }),
