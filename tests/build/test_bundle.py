@@ -63,6 +63,7 @@ def test_the_two_scripts_hold_every_module_of_the_page_and_the_engines_loading_o
     assert set(held[bundle.SNAPSHOT_MAKER]) == {
         "web/common/host.js",
         "web/common/kept-files.js",
+        "web/common/wasm-failures.js",
         "web/worker/snapshot-maker.js",
     }
     assert not (built_dist.dist / "worker" / "snapshot-maker.js").exists()  # only bundled

@@ -510,6 +510,13 @@ def short_practice_seeds(
     return [seed for _ms, seed in sorted(durations)[:count]]
 
 
+def half_of_the_file(route) -> None:
+    """Serves the file cut off halfway, as a download that broke would leave it (a damaged file alike)."""
+    answer = route.fetch()
+    body = answer.body()
+    route.fulfill(response=answer, body=body[: len(body) // 2])
+
+
 def box(page, selector: str) -> dict:
     """The first element of ``selector``'s box on screen: {left, top, right, bottom}.
     Found and measured in one evaluation: the page may redraw between two (eval_on_selector makes two), and an

@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from pagedriver import freeze_time, on_test_time, run_until, wait_for
+from pagedriver import freeze_time, half_of_the_file, on_test_time, run_until, wait_for
 
 from tools.harness.network_link import emulate_link
 
@@ -390,4 +390,25 @@ def test_a_devices_snapshot_made_for_another_build_or_damaged_falls_back_to_micr
     assert third.evaluate(KEPT_KEY) is None
     failed = third.evaluate("localStorage.getItem('ewar.deviceSnapshotFailed')")
     assert failed == build_info["device_snapshot_key"]
+    play_and_close(third)
+
+
+def test_a_runtime_cut_off_on_a_repeat_visit_is_said_and_the_devices_snapshot_kept(
+    quiet_context, build_info
+):
+    """The runtime's WebAssembly failing under a restore is no fault of the snapshot's: the page says which file
+    failed, keeps the device's snapshot, and restores it on the next visit."""
+    first, _ = visit(quiet_context, "?load=micropip")
+    made_on_device(first, build_info)
+    first.close()
+    second = quiet_context.new_page()
+    second.route("**/pyodide/pyodide.asm.wasm", half_of_the_file)
+    second.goto("/", wait_until="commit")
+    second.wait_for_function("document.body?.dataset.state === 'error'", timeout=READY_MS)
+    assert "pyodide/pyodide.asm.wasm" in second.inner_text('[data-testid="load-error"]')
+    assert second.evaluate(KEPT_KEY) == build_info["device_snapshot_key"]
+    assert second.evaluate("localStorage.getItem('ewar.deviceSnapshotFailed')") is None
+    second.close()
+    third, engine = visit(quiet_context)
+    assert engine_of(third) == ["snapshot", "snapshot made on this device", "device"], engine
     play_and_close(third)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from pagedriver import (
     advance,
+    half_of_the_file,
     open_menu,
     overlaps,
     review_shot,
@@ -111,6 +112,21 @@ def test_a_missing_engine_file_shows_a_clear_message(page) -> None:
     page.wait_for_function("document.body?.dataset.state === 'error'", timeout=90_000)
     message = page.inner_text("[data-testid=load-error]")
     assert "could not be loaded" in message and ".whl" in message
+
+
+@pytest.mark.parametrize("damage", ["cut off", "unreachable"])
+def test_a_runtime_that_cannot_be_instantiated_shows_a_clear_message(page, damage: str) -> None:
+    """Pyodide only logs a failed instantiation of its WebAssembly and never finishes loading: the page names the
+    file and offers a reload, instead of a loading screen that never ends."""
+    if damage == "cut off":
+        page.route("**/pyodide/pyodide.asm.wasm", half_of_the_file)
+    else:
+        page.route("**/pyodide/pyodide.asm.wasm", lambda route: route.abort())
+    page.goto("/?load=micropip", wait_until="commit")
+    page.wait_for_function("document.body?.dataset.state === 'error'", timeout=30_000)
+    message = page.inner_text("[data-testid=load-error]")
+    assert "could not be loaded" in message and "pyodide/pyodide.asm.wasm" in message, message
+    assert page.get_by_role("button", name="Reload").is_visible()
 
 
 def test_a_page_module_that_cannot_load_shows_a_clear_message(page) -> None:

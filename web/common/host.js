@@ -3,6 +3,8 @@
 // the runtime's care (ewar.runtime: preload, warm-up, freezing the heap) is runtimeOf(pyodide). No I/O here:
 // callers bring loadPyodide and the bytes, so the same steps run in a browser and in Node.
 
+import { failingWithWasm } from "./wasm-failures.js";
+
 /** The folder of Pyodide's in-memory file system where a wheel is put for micropip to install ("emfs:"). */
 const WHEEL_DIR = "/tmp/ewar-wheels";
 
@@ -17,12 +19,19 @@ function engineModulesOf(pyodide) {
 }
 
 /**
+ * loadPyodide(options), rejected if its WebAssembly fails to instantiate (which Pyodide only logs, never settling).
+ */
+export function startPyodide(loadPyodide, options) {
+  return failingWithWasm(loadPyodide(options));
+}
+
+/**
  * Restores a memory snapshot that holds the engine already imported. `expect` ({version, modules}, either
  * optional) is checked against what the restored interpreter holds; a mismatch throws.
  * Resolves to {pyodide, bridge}.
  */
 export async function restoreEngine({ loadPyodide, indexURL, snapshot, expect = {}, options = {} }) {
-  const pyodide = await loadPyodide({ indexURL, _loadSnapshot: snapshot, ...options });
+  const pyodide = await startPyodide(loadPyodide, { indexURL, _loadSnapshot: snapshot, ...options });
   const held = engineModulesOf(pyodide);
   if (expect.version && held.version !== expect.version) {
     throw new Error(`the restored engine is ${held.version}, not ${expect.version}`);
@@ -69,7 +78,7 @@ export async function installWithMicropip(pyodide, { micropipWheel, engineWheel,
  * no snapshot matches). Resolves to {pyodide, bridge}.
  */
 export async function loadEngineFromWheel({ loadPyodide, indexURL, engineWheel, options = {} }) {
-  const pyodide = await loadPyodide({ indexURL, ...options });
+  const pyodide = await startPyodide(loadPyodide, { indexURL, ...options });
   unpackWheel(pyodide, engineWheel);
   runtimeOf(pyodide).preload();
   return { pyodide, bridge: pyodide.pyimport("ewar.bridge") };
@@ -110,7 +119,7 @@ function zeroFreeMemory(module) {
  * imported, garbage collected, frozen (gc.freeze) and its free memory zeroed. Resolves to {snapshot: Uint8Array, version, modules, heapBytes}.
  */
 export async function makeEngineSnapshot({ loadPyodide, indexURL, engineWheel, options = {} }) {
-  const pyodide = await loadPyodide({ indexURL, _makeSnapshot: true, ...options });
+  const pyodide = await startPyodide(loadPyodide, { indexURL, _makeSnapshot: true, ...options });
   unpackWheel(pyodide, engineWheel);
   const runtime = runtimeOf(pyodide);
   const [version, modules] = JSON.parse(runtime.preload());

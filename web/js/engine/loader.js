@@ -4,7 +4,8 @@
 // The Pyodide steps themselves are the shared host's (host.js); the Python they run is ewar.runtime's
 // (after_restore, after_install).
 
-import { installWithMicropip, restoreEngine, runtimeOf } from "../../common/host.js";
+import { installWithMicropip, restoreEngine, runtimeOf, startPyodide } from "../../common/host.js";
+import { WasmInstantiationError } from "../../common/wasm-failures.js";
 import { forgetDeviceSnapshot, makeSnapshotForNextVisit, readDeviceSnapshot } from "./device-snapshot.js";
 import { fetchBytes, fetchJson, LoadError, pageUrl, snapshotBytes } from "./downloads.js";
 import { publishEngineLoad } from "./engine-load.js";
@@ -109,6 +110,8 @@ async function loadFromSnapshot(buildInfo, store, report, choice, runtime, early
     return { pyodide, bridge, buildInfo, path: "snapshot", origin: source.origin };
   } catch (error) {
     aborter.abort();
+    // The runtime's own file failing is no fault of the snapshot's (it is kept), and the plain path needs it too.
+    if (error instanceof WasmInstantiationError) throw runtimeFileError(error);
     return { failed: error?.message ?? String(error), origin: source.origin };
   } finally {
     stopWatching();
@@ -119,6 +122,7 @@ async function loadFromSnapshot(buildInfo, store, report, choice, runtime, early
 // The build's classic copy of Pyodide's pyodide.asm.mjs, and the global it sets (tools/builder/bundle.py,
 // classic_runtime): Chromium keeps a classic script's compiled code between visits, not a module's.
 const CLASSIC_RUNTIME = "pyodide/pyodide.asm.js";
+const RUNTIME_WASM = "pyodide/pyodide.asm.wasm";
 const CLASSIC_RUNTIME_GLOBAL = "ewarPyodideRuntime";
 
 /** Resolves to Pyodide's createPyodideModule (loadPyodide's option), from the classic runtime, whose <script> is
@@ -155,12 +159,20 @@ async function step(key, params, action) {
   }
 }
 
-/** Pyodide started plainly (no snapshot): resolves to the runtime, or rejects with a LoadError. */
+/** The LoadError of Pyodide's WebAssembly file failing to instantiate: cut short, damaged, or not to be had. */
+function runtimeFileError(error) {
+  return new LoadError("loading.errorMissing", { file: RUNTIME_WASM }, error);
+}
+
+/** Pyodide started plainly (no snapshot): resolves to the runtime, or rejects with a LoadError (naming its
+ * WebAssembly file when that is what failed). */
 function startPlainRuntime({ pyodideModule, createPyodideModule }) {
   performance.mark("ewar:plain-runtime-start");
   const started = pyodideModule.then(({ loadPyodide }) =>
     step("loading.errorMissing", { file: "pyodide/" }, () =>
-      loadPyodide({ indexURL: pageUrl("pyodide/"), createPyodideModule }),
+      startPyodide(loadPyodide, { indexURL: pageUrl("pyodide/"), createPyodideModule }).catch((error) => {
+        throw error instanceof WasmInstantiationError ? runtimeFileError(error) : error;
+      }),
     ),
   );
   started.catch(() => {}); // awaited by loadWithMicropip, which reports a failure
