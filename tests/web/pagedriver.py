@@ -151,16 +151,18 @@ LOAD_STATE = """() => ({
 def wait_ready(page) -> None:
     """The engine is loaded and the menu open: on a fresh page, or over the game saved before a reload, paused
     (also from a page only just navigated to, whose body is not parsed yet). A page that never gets there is
-    described in the failure (LOAD_STATE)."""
+    described in the failure (LOAD_STATE), at once if its load failed."""
     try:
         wait_for(
             page,
-            "document.body?.dataset.state === 'ready'"
+            "['ready', 'error'].includes(document.body?.dataset.state)"
             " || (document.body?.dataset.state === 'playing' && document.body.hasAttribute('data-paused'))",
             timeout_ms=READY_MS,
         )
     except AssertionError as error:
         raise AssertionError(f"{error}\nthe page: {page.evaluate(LOAD_STATE)}") from None
+    if page.evaluate("document.body.dataset.state") == "error":
+        raise AssertionError(f"the page's load failed: {page.evaluate(LOAD_STATE)}")
 
 
 @contextmanager
