@@ -1,7 +1,9 @@
-// web/common/wasm-failures.js: a failed WebAssembly instantiation under way ends the load it watches.
+// web/common/wasm-failures.js: a failed WebAssembly instantiation under way ends the load it watches; host.js's
+// startPyodide then loads once more, once.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
+import { startPyodide } from "../../web/common/host.js";
 import { failingWithWasm, WasmInstantiationError } from "../../web/common/wasm-failures.js";
 
 // The smallest module there is: the magic number and the version.
@@ -49,5 +51,42 @@ describe("failingWithWasm", () => {
   test("the load's own failure is passed on as it is", async () => {
     const own = new Error("Program terminated with exit(1)");
     await assert.rejects(failingWithWasm(Promise.reject(own)), (error) => error === own);
+  });
+});
+
+/** A stand-in for loadPyodide whose n-th call does what `calls[n]` says: "cut" (its instantiation fails and it never
+ * settles, as Pyodide's), "broken" (it rejects on its own), or a value it resolves to. */
+function fakeLoadPyodide(calls) {
+  const seen = [];
+  const load = (options) => {
+    const what = calls[seen.length];
+    seen.push(options);
+    if (what === "cut") {
+      WebAssembly.instantiateStreaming(wasm(EMPTY_MODULE.slice(0, 5))).catch(() => {});
+      return new Promise(() => {});
+    }
+    if (what === "broken") return Promise.reject(new Error("Program terminated with exit(1)"));
+    return Promise.resolve(what);
+  };
+  return { load, seen };
+}
+
+describe("startPyodide", () => {
+  test("a runtime whose WebAssembly failed once is loaded once more, with the same options", async () => {
+    const { load, seen } = fakeLoadPyodide(["cut", "runtime"]);
+    assert.equal(await startPyodide(load, { indexURL: "x/" }), "runtime");
+    assert.deepEqual(seen, [{ indexURL: "x/" }, { indexURL: "x/" }]);
+  });
+
+  test("twice failed, it is given up with the WasmInstantiationError", async () => {
+    const { load, seen } = fakeLoadPyodide(["cut", "cut", "runtime"]);
+    await assert.rejects(startPyodide(load, {}), WasmInstantiationError);
+    assert.equal(seen.length, 2);
+  });
+
+  test("any other failure is not tried again", async () => {
+    const { load, seen } = fakeLoadPyodide(["broken", "runtime"]);
+    await assert.rejects(startPyodide(load, {}), /exit\(1\)/);
+    assert.equal(seen.length, 1);
   });
 });

@@ -129,6 +129,28 @@ def test_a_runtime_that_cannot_be_instantiated_shows_a_clear_message(page, damag
     assert page.get_by_role("button", name="Reload").is_visible()
 
 
+def test_a_runtime_cut_off_once_is_loaded_again_and_the_game_plays(page) -> None:
+    """A download of the runtime's WebAssembly that broke once is not the end: the page loads the runtime once
+    more, says so in the console, and becomes ready."""
+    cut = []
+
+    def once_cut_off(route) -> None:
+        if cut:
+            route.continue_()
+            return
+        cut.append(route.request.url)
+        half_of_the_file(route)
+
+    warnings: list[str] = []
+    page.on("console", lambda message: warnings.append(message.text))
+    page.route("**/pyodide/pyodide.asm.wasm", once_cut_off)
+    page.goto("/?load=micropip", wait_until="commit")
+    wait_ready(page)
+    assert len(cut) == 1
+    assert any("loading the runtime once more" in text for text in warnings), warnings
+    assert page.evaluate("window.ewar.engine.path") == "micropip"
+
+
 def test_a_page_module_that_cannot_load_shows_a_clear_message(page) -> None:
     """web/js/app/early.js, a classic script that runs before any module, turns a failed module into words."""
     page.route("**/js/bundle.js", lambda route: route.fulfill(status=404, body="missing"))

@@ -3,7 +3,7 @@
 // the runtime's care (ewar.runtime: preload, warm-up, freezing the heap) is runtimeOf(pyodide). No I/O here:
 // callers bring loadPyodide and the bytes, so the same steps run in a browser and in Node.
 
-import { failingWithWasm } from "./wasm-failures.js";
+import { failingWithWasm, WasmInstantiationError } from "./wasm-failures.js";
 
 /** The folder of Pyodide's in-memory file system where a wheel is put for micropip to install ("emfs:"). */
 const WHEEL_DIR = "/tmp/ewar-wheels";
@@ -18,11 +18,22 @@ function engineModulesOf(pyodide) {
   return { version, modules };
 }
 
+/** How many times a load whose WebAssembly failed to instantiate is made in all (a download cut short may not be). */
+const RUNTIME_ATTEMPTS = 2;
+
 /**
- * loadPyodide(options), rejected if its WebAssembly fails to instantiate (which Pyodide only logs, never settling).
+ * loadPyodide(options); when its WebAssembly fails to instantiate (which Pyodide only logs, never settling), tried
+ * once more, then rejected with the WasmInstantiationError.
  */
-export function startPyodide(loadPyodide, options) {
-  return failingWithWasm(loadPyodide(options));
+export async function startPyodide(loadPyodide, options) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await failingWithWasm(loadPyodide(options));
+    } catch (error) {
+      if (!(error instanceof WasmInstantiationError) || attempt === RUNTIME_ATTEMPTS) throw error;
+      console.warn(`ewar: ${error.message}; loading the runtime once more`);
+    }
+  }
 }
 
 /**
