@@ -116,8 +116,8 @@ def test_a_missing_engine_file_shows_a_clear_message(page) -> None:
 
 @pytest.mark.parametrize("damage", ["cut off", "unreachable"])
 def test_a_runtime_that_cannot_be_instantiated_shows_a_clear_message(page, damage: str) -> None:
-    """Pyodide only logs a failed instantiation of its WebAssembly and never finishes loading: the page names the
-    file and offers a reload, instead of a loading screen that never ends."""
+    """Pyodide only logs a failed instantiation of its WebAssembly and never finishes loading: failing again when
+    loaded once more, the page names the file and offers a reload, instead of a loading screen that never ends."""
     if damage == "cut off":
         page.route("**/pyodide/pyodide.asm.wasm", half_of_the_file)
     else:
@@ -129,7 +129,7 @@ def test_a_runtime_that_cannot_be_instantiated_shows_a_clear_message(page, damag
     assert page.get_by_role("button", name="Reload").is_visible()
 
 
-def test_a_runtime_cut_off_once_is_loaded_again_and_the_game_plays(page) -> None:
+def test_a_runtime_cut_off_once_is_loaded_again_and_the_page_becomes_ready(page) -> None:
     """A download of the runtime's WebAssembly that broke once is not the end: the page loads the runtime once
     more, says so in the console, and becomes ready."""
     cut = []

@@ -81,12 +81,15 @@ function sentences(list, formats = {}) {
     .join(" ");
 }
 
+/** What each figure shows now: its chart and the page's language, as text (alreadyDrawn). */
+const drawn = new WeakMap();
+
 /** Hides the figure, saying why in the console when the data was malformed. */
 function hide(figure, error = null) {
   if (error) console.warn("charts: not drawn", error);
   figure.replaceChildren();
   figure.hidden = true;
-  delete figure.dataset.drawn;
+  drawn.delete(figure);
 }
 
 /**
@@ -95,9 +98,9 @@ function hide(figure, error = null) {
  * lose its place in it. Otherwise the figure is marked as showing it (drawn next).
  */
 function alreadyDrawn(figure, chart) {
-  const drawn = JSON.stringify([document.documentElement.lang, chart]);
-  if (!figure.hidden && figure.dataset.drawn === drawn) return true;
-  figure.dataset.drawn = drawn;
+  const shown = JSON.stringify([document.documentElement.lang, chart]);
+  if (!figure.hidden && drawn.get(figure) === shown) return true;
+  drawn.set(figure, shown);
   return false;
 }
 
