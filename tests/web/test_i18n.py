@@ -141,6 +141,14 @@ def test_lang_in_the_address_wins_over_the_browser(new_context) -> None:
         wait_language(page, "vi")
         assert page.inner_text("h1") == "Egyptian War"
         assert page.inner_text("[data-testid=slap]") == "ĐẬP!"
+        # The empty table under the loading screen (and the menu, before a game) counts in Vietnamese too.
+        words = catalog("vi")
+        assert page.inner_text("[data-testid=pile-size]") == words["pile.size.other"].replace(
+            "{count}", "0"
+        )
+        assert page.inner_text("[data-testid=pile-burned]") == words["pile.burned.other"].replace(
+            "{count}", "0"
+        )
     finally:
         context.close()
 

@@ -192,13 +192,15 @@ export function formatCountdown(ms) {
 
 /**
  * Fills every [data-i18n], [data-i18n-label] and [data-i18n-placeholder] under root. An element with
- * data-i18n-count="<shared number>" is counted by that number (plural keys), and keeps its text until it is known.
+ * data-i18n-count="<shared number>" is counted by that number (plural keys), and keeps its text until it is known;
+ * data-i18n-count="<digits>" counts by that number itself (the empty table's "0 cards").
  */
 export function translatePage(root = document) {
   for (const el of root.querySelectorAll("[data-i18n]")) {
     const countedBy = el.dataset.i18nCount;
+    const count = /^\d+$/.test(countedBy ?? "") ? Number(countedBy) : shared[countedBy];
     if (countedBy === undefined) el.textContent = t(el.dataset.i18n);
-    else if (shared[countedBy] !== undefined) el.textContent = t(el.dataset.i18n, { count: shared[countedBy] });
+    else if (count !== undefined) el.textContent = t(el.dataset.i18n, { count });
   }
   for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
   for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
