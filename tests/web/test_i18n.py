@@ -149,6 +149,9 @@ def test_lang_in_the_address_wins_over_the_browser(new_context) -> None:
         assert page.inner_text("[data-testid=pile-burned]") == words["pile.burned.other"].replace(
             "{count}", "0"
         )
+        assert (
+            page.get_attribute("#your-pack", "aria-label") == words["seat.south"]
+        )  # the flip button
     finally:
         context.close()
 
