@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 
 import pytest
 from a11ykit import LANGUAGES, catalog
-from pagedriver import DESKTOP, PHONE, Traffic, review_shot, wait_for, wait_quiet, wait_ready
+from pagedriver import DESKTOP, PHONE, Traffic, box, review_shot, wait_for, wait_quiet, wait_ready
 
 SMALL = {"width": 360, "height": 640}
 SIZES = [PHONE, SMALL, DESKTOP]
@@ -105,10 +105,15 @@ def route_apis(page, *, join_status: int = 201) -> dict[str, list[str]]:
 
 
 def in_view(page, selector: str) -> bool:
-    return page.eval_on_selector(
-        selector,
-        """(el) => { const r = el.getBoundingClientRect();
-           return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth; }""",
+    """Whether the element is shown whole inside the window (measured in one evaluation: pagedriver.box)."""
+    r = box(page, selector)
+    width, height = page.evaluate("[innerWidth, innerHeight]")
+    return (
+        r["bottom"] > r["top"]
+        and r["top"] >= 0
+        and r["bottom"] <= height
+        and r["left"] >= 0
+        and r["right"] <= width
     )
 
 

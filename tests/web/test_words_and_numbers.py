@@ -17,6 +17,7 @@ from pagedriver import (
     DESKTOP,
     PHONE,
     board_and_history_page,
+    box,
     review_shot,
     set_viewport,
     switch_language,
@@ -227,9 +228,15 @@ def test_charts_say_what_their_bars_are_in_the_languages_words(words_page, lang:
             assert split == [], (name, split)
         width = page.evaluate("document.documentElement.clientWidth")
         for selector in ("[data-testid=leaderboard] table", DISTRIBUTION, HISTORY):
-            right = page.eval_on_selector(selector, "e => e.getBoundingClientRect().right")
-            left = page.eval_on_selector(selector, "e => e.getBoundingClientRect().left")
-            assert left >= -1 and right <= width + 1, (name, selector, left, right, width)
+            shown = box(page, selector)
+            left, right = shown["left"], shown["right"]
+            assert right > left and left >= -1 and right <= width + 1, (
+                name,
+                selector,
+                left,
+                right,
+                width,
+            )
         review_shot(page, f"words/board-{lang}-{name}", scroll_to=DISTRIBUTION)
         review_shot(page, f"words/history-{lang}-{name}", scroll_to=HISTORY)
     page.set_viewport_size(PHONE)
