@@ -149,9 +149,8 @@ def test_lang_in_the_address_wins_over_the_browser(new_context) -> None:
         assert page.inner_text("[data-testid=pile-burned]") == words["pile.burned.other"].replace(
             "{count}", "0"
         )
-        assert (
-            page.get_attribute("#your-pack", "aria-label") == words["seat.south"]
-        )  # the flip button
+        flip_button = page.get_attribute("#your-pack", "aria-label")
+        assert flip_button == words["seat.south"]
     finally:
         context.close()
 
