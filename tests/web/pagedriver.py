@@ -512,6 +512,15 @@ def short_practice_seeds(
     return [seed for _ms, seed in sorted(durations)[:count]]
 
 
+def fake_connection(**fields) -> str:
+    """An init script that makes navigator.connection report `fields`: what the page reads of the link. (DevTools'
+    network emulation changes it too, but stalled a page's requests for good under load: see performance.md.)"""
+    return (
+        "Object.defineProperty(Navigator.prototype, 'connection',"
+        f" {{configurable: true, get: () => ({json.dumps(fields)})}});"
+    )
+
+
 def half_of_the_file(route) -> None:
     """Serves the file cut off halfway, as a download that broke would leave it (a damaged file alike)."""
     answer = route.fetch()
