@@ -176,6 +176,15 @@ def test_micropip_path_loads_and_plays(micropip_tab, build_info):
         path.rsplit("/", 1)[-1]
         for path in (build_info["micropip_wheel"], build_info["page_engine_wheel"])
     )
+    # The benchmarks' floor (benchmarks/device_snapshot.py): Pyodide's own start ends before micropip's work.
+    marks = tab.evaluate(
+        "Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime]))"
+    )
+    assert (
+        marks["ewar:plain-runtime-start"]
+        < marks["ewar:plain-runtime-ready"]
+        <= marks["ewar:micropip-done"]
+    ), marks
     actions = [kind for _t, kind in flip_and_slap(tab)["actions"]]
     assert "f" in actions and "s" in actions
 
